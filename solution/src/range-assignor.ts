@@ -1,0 +1,93 @@
+/** What the range assignor needs to know about one member of the group. */
+export interface MemberSubscription {
+  /** The topics the member subscribed to (from its decoded subscription), possibly with repeats. */
+  topics: readonly string[];
+  /** The member's group.instance.id when it is a static member; `null` for a dynamic member. */
+  groupInstanceId: string | null;
+}
+
+/** Member id to topic to the partitions that member owns, ascending. */
+export type Assignment = Map<string, Map<string, number[]>>;
+
+/**
+ * Assigns partitions to members exactly as Kafka's range assignor does
+ * (clients/src/main/java/org/apache/kafka/clients/consumer/RangeAssignor.java, Kafka 3.x).
+ *
+ * For every topic independently: take the members subscribed to it (each once), in Kafka's member
+ * order (members with a group instance id first, by instance id; then the rest by member id; both
+ * compared by UTF-16 code units, as Java's String.compareTo does); with n partitions and m members
+ * every member gets n div m consecutive partitions and the first n mod m members one more, member
+ * i starting at (n div m) * i + min(i, n mod m). A subscribed topic missing from
+ * `partitionsPerTopic` is skipped; a topic nobody subscribed to is not assigned.
+ *
+ * Cost grows with the total length of all subscriptions plus the partitions assigned (and the
+ * sort of each topic's members), never with members x topics.
+ *
+ * @param partitionsPerTopic topic name to partition count (integer >= 0), from cluster metadata
+ * @param subscriptions member id to subscription, in the order the coordinator listed the members
+ * @returns every member id of `subscriptions`, each mapped to topic to ascending partitions; a
+ *   member with nothing assigned maps to an empty Map, and a topic with no partitions for a
+ *   member is absent from that member's Map
+ * @throws nothing for valid arguments (the inputs are not modified)
+ */
+export function assignRange(
+  partitionsPerTopic: ReadonlyMap<string, number>,
+  subscriptions: ReadonlyMap<string, MemberSubscription>,
+): Assignment {
+  const assignment: Assignment = new Map();
+  for (const memberId of subscriptions.keys()) assignment.set(memberId, new Map());
+
+  for (const [topic, consumersForTopic] of membersPerTopic(subscriptions)) {
+    const numPartitionsForTopic = partitionsPerTopic.get(topic);
+    if (numPartitionsForTopic === undefined) continue; // no metadata: the leader cannot assign it
+
+    consumersForTopic.sort(compareMembers);
+    const numPartitionsPerConsumer = Math.floor(numPartitionsForTopic / consumersForTopic.length);
+    const consumersWithExtraPartition = numPartitionsForTopic % consumersForTopic.length;
+
+    consumersForTopic.forEach((member, i) => {
+      const start = numPartitionsPerConsumer * i + Math.min(i, consumersWithExtraPartition);
+      const length = numPartitionsPerConsumer + (i < consumersWithExtraPartition ? 1 : 0);
+      if (length === 0) return;
+      const partitions = Array.from({ length }, (_, k) => start + k);
+      assignment.get(member.memberId)?.set(topic, partitions);
+    });
+  }
+  return assignment;
+}
+
+interface MemberInfo {
+  memberId: string;
+  groupInstanceId: string | null;
+}
+
+/** Topic to its subscribers, each member once per topic even if it listed the topic twice. */
+function membersPerTopic(
+  subscriptions: ReadonlyMap<string, MemberSubscription>,
+): Map<string, MemberInfo[]> {
+  const result = new Map<string, MemberInfo[]>();
+  for (const [memberId, { topics, groupInstanceId }] of subscriptions) {
+    const member: MemberInfo = { memberId, groupInstanceId };
+    for (const topic of new Set(topics)) {
+      const members = result.get(topic);
+      if (members === undefined) result.set(topic, [member]);
+      else members.push(member);
+    }
+  }
+  return result;
+}
+
+/** Kafka's MemberInfo.compareTo: static members first by instance id, then by member id. */
+function compareMembers(a: MemberInfo, b: MemberInfo): number {
+  if (a.groupInstanceId !== null && b.groupInstanceId !== null) {
+    return compareCodeUnits(a.groupInstanceId, b.groupInstanceId);
+  }
+  if (a.groupInstanceId !== null) return -1;
+  if (b.groupInstanceId !== null) return 1;
+  return compareCodeUnits(a.memberId, b.memberId);
+}
+
+/** Java's String.compareTo order: UTF-16 code units, no locale, no normalisation. */
+function compareCodeUnits(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

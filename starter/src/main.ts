@@ -1,0 +1,193 @@
+/**
+ * The group leader's job as a program (complete: not part of the exercise).
+ *
+ *   main [--decode] [FILE]
+ *
+ * Reads one JSON document (FILE, or standard input): the topics the leader knows (name to
+ * partition count) and every member's id, optional group instance id and subscription bytes as
+ * hex. Decodes each subscription with decodeSubscription, runs assignRange, and prints member id
+ * to topic to partitions as one JSON object. With --decode it prints each decoded subscription
+ * instead. Exit codes: 0 success; 1 a subscription is not valid (first line of standard error:
+ * `error: member "<id>": <field> <problem> at offset <n>`); 2 the input is not the documented JSON;
+ * 3 a function is still a stub; 70 any other exception (a bug), with its stack.
+ */
+import { readFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { SubscriptionDecodeError } from "./decode-error.ts";
+import validateInput from "./input-validator.js";
+import { NotImplementedError } from "./not-implemented.ts";
+import { assignRange, type MemberSubscription } from "./range-assignor.ts";
+import { decodeSubscription, type Subscription } from "./subscription.ts";
+
+const USAGE = "usage: main [--decode] [FILE]   (reads standard input when FILE is absent)";
+
+/** Exit codes of the program (DESIGN.md, "The program"). */
+export const EXIT = { ok: 0, badSubscription: 1, badInput: 2, notImplemented: 3, bug: 70 } as const;
+
+interface InputMember {
+  memberId: string;
+  groupInstanceId?: string | null;
+  metadata: string;
+}
+
+interface Input {
+  topics: Record<string, number>;
+  members: InputMember[];
+}
+
+/** Input that is not the documented JSON: exit 2 with this message. */
+class InputError extends Error {}
+
+function main(argv: string[]): number {
+  let decodeOnly: boolean;
+  let file: string | undefined;
+  try {
+    const { values, positionals } = parseArgs({
+      args: argv,
+      options: { decode: { type: "boolean", default: false } },
+      allowPositionals: true,
+    });
+    if (positionals.length > 1) throw new Error("expected at most one FILE");
+    decodeOnly = values.decode === true;
+    file = positionals[0];
+  } catch (error) {
+    process.stderr.write(`error: ${(error as Error).message}\n${USAGE}\n`);
+    return EXIT.badInput;
+  }
+
+  try {
+    const input = readInput(file);
+    const decoded = new Map<string, Subscription>();
+    for (const member of input.members) {
+      decoded.set(member.memberId, decodeMember(member));
+    }
+    const output = decodeOnly ? decodedJson(decoded) : assignmentJson(input, decoded);
+    process.stdout.write(`${JSON.stringify(output)}\n`);
+    return EXIT.ok;
+  } catch (error) {
+    if (error instanceof SubscriptionDecodeError) {
+      process.stderr.write(`error: ${error.message}\n`);
+      return EXIT.badSubscription;
+    }
+    if (error instanceof InputError) {
+      process.stderr.write(`error: ${error.message}\n`);
+      return EXIT.badInput;
+    }
+    if (error instanceof NotImplementedError) {
+      process.stderr.write(`${error.message}\n`);
+      return EXIT.notImplemented;
+    }
+    process.stderr.write(
+      `internal error (a bug, not bad input):\n${String(
+        error instanceof Error ? error.stack : error,
+      )}\n`,
+    );
+    return EXIT.bug;
+  }
+}
+
+/** Reads, parses and validates the input; throws InputError with what is wrong. */
+function readInput(file: string | undefined): Input {
+  let text: string;
+  try {
+    text = readFileSync(file ?? 0, "utf8");
+  } catch (error) {
+    throw new InputError(`cannot read ${file ?? "standard input"}: ${(error as Error).message}`);
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw new InputError(`input is not JSON: ${(error as Error).message}`);
+  }
+  if (!validateInput(data)) {
+    const problems = (validateInput.errors ?? []).map(
+      (e) => `  ${e.instancePath || "(root)"}: ${e.message ?? e.keyword}`,
+    );
+    throw new InputError(`input does not match input.schema.json:\n${problems.join("\n")}`);
+  }
+  const input = data as Input;
+  const memberIds = new Set<string>();
+  const instanceIds = new Set<string>();
+  input.members.forEach((member, i) => {
+    if (memberIds.has(member.memberId)) {
+      throw new InputError(`/members/${i}: duplicate memberId ${JSON.stringify(member.memberId)}`);
+    }
+    memberIds.add(member.memberId);
+    const instanceId = member.groupInstanceId ?? null;
+    if (instanceId !== null) {
+      if (instanceIds.has(instanceId)) {
+        throw new InputError(
+          `/members/${i}: duplicate groupInstanceId ${JSON.stringify(instanceId)} (a broker fences one of them)`,
+        );
+      }
+      instanceIds.add(instanceId);
+    }
+    if (member.metadata.replace(/\s+/g, "").length % 2 !== 0) {
+      throw new InputError(`/members/${i}/metadata: odd number of hex digits`);
+    }
+  });
+  return input;
+}
+
+/**
+ * Decodes one member's metadata. The bytes are handed over as a view that starts at byte offset 8
+ * of a larger buffer whose other bytes are 0xAA, so a decoder that ignores `byteOffset` reads the
+ * wrong bytes on every run, not only by bad luck.
+ */
+function decodeMember(member: InputMember): Subscription {
+  const hex = member.metadata.replace(/\s+/g, "");
+  const length = hex.length / 2;
+  const buffer = new ArrayBuffer(length + 16);
+  new Uint8Array(buffer).fill(0xaa);
+  const bytes = new Uint8Array(buffer, 8, length);
+  bytes.set(Buffer.from(hex, "hex"));
+  try {
+    return decodeSubscription(bytes);
+  } catch (error) {
+    if (error instanceof SubscriptionDecodeError) throw error.forMember(member.memberId);
+    throw error;
+  }
+}
+
+/** `--decode` output: member id to `{version, topics, userData}` (user data as lowercase hex). */
+function decodedJson(decoded: Map<string, Subscription>): Record<string, unknown> {
+  const output: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+  for (const [memberId, subscription] of decoded) {
+    output[memberId] = {
+      version: subscription.version,
+      topics: subscription.topics,
+      userData:
+        subscription.userData === null ? null : Buffer.from(subscription.userData).toString("hex"),
+    };
+  }
+  return output;
+}
+
+/** The assignment as JSON: null-prototype objects, so ids like `__proto__` stay plain keys. */
+function assignmentJson(
+  input: Input,
+  decoded: Map<string, Subscription>,
+): Record<string, Record<string, number[]>> {
+  const partitionsPerTopic = new Map<string, number>(Object.entries(input.topics));
+  const subscriptions = new Map<string, MemberSubscription>();
+  for (const member of input.members) {
+    const subscription = decoded.get(member.memberId);
+    if (subscription === undefined) continue; // unreachable: every member was decoded
+    subscriptions.set(member.memberId, {
+      topics: subscription.topics,
+      groupInstanceId: member.groupInstanceId ?? null,
+    });
+  }
+  const assignment = assignRange(partitionsPerTopic, subscriptions);
+  // Printed as assignRange returned it: a member it leaves out stays out, so the grader sees it.
+  const output = Object.create(null) as Record<string, Record<string, number[]>>;
+  for (const [memberId, topicPartitions] of assignment) {
+    const topics = Object.create(null) as Record<string, number[]>;
+    for (const [topic, partitions] of topicPartitions) topics[topic] = partitions;
+    output[memberId] = topics;
+  }
+  return output;
+}
+
+process.exitCode = main(process.argv.slice(2));
