@@ -3,17 +3,17 @@
  * `not implemented yet: decodeSubscription (src/subscription.ts), see LESSON.md#the-subscription-bytes`,
  * so an unfinished exercise never looks like a crash or a wrong answer.
  */
+
+/** The exercise's two functions: where each lives and the LESSON.md section that teaches it. */
+export const EXERCISE = {
+  decodeSubscription: { file: "src/subscription.ts", lessonAnchor: "the-subscription-bytes" },
+  assignRange: { file: "src/range-assignor.ts", lessonAnchor: "the-range-assignor" },
+} as const;
+
 export class NotImplementedError extends Error {
-  /**
-   * @param functionName the exported function that is still a stub
-   * @param file its file, relative to the submission root (e.g. `src/subscription.ts`)
-   * @param lessonAnchor the LESSON.md heading anchor that teaches it (without `#`)
-   */
-  constructor(
-    readonly functionName: string,
-    readonly file: string,
-    readonly lessonAnchor: string,
-  ) {
+  /** @param functionName the exported function that is still a stub */
+  constructor(readonly functionName: keyof typeof EXERCISE) {
+    const { file, lessonAnchor } = EXERCISE[functionName];
     super(`not implemented yet: ${functionName} (${file}), see LESSON.md#${lessonAnchor}`);
     this.name = "NotImplementedError";
   }

@@ -37,5 +37,5 @@ export function assignRange(
   subscriptions: ReadonlyMap<string, MemberSubscription>,
 ): Assignment {
   // TODO: one range assignment per topic, in Kafka's member order (LESSON.md#the-range-assignor).
-  throw new NotImplementedError("assignRange", "src/range-assignor.ts", "the-range-assignor");
+  throw new NotImplementedError("assignRange");
 }

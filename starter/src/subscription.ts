@@ -47,9 +47,5 @@ export const HIGHEST_SUBSCRIPTION_VERSION = 3;
  */
 export function decodeSubscription(bytes: Uint8Array): Subscription {
   // TODO: read the version, the topics and the user data (LESSON.md#the-subscription-bytes).
-  throw new NotImplementedError(
-    "decodeSubscription",
-    "src/subscription.ts",
-    "the-subscription-bytes",
-  );
+  throw new NotImplementedError("decodeSubscription");
 }

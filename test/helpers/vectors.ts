@@ -1,0 +1,58 @@
+// Readers for the repo's copies of the Kafka vectors (test/vectors, copied from ../shared/vectors).
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+export const VECTORS_DIR = fileURLToPath(new URL("../vectors/", import.meta.url));
+
+/** Every line of a .jsonl vector file, parsed. */
+export function readJsonl<T>(name: string): T[] {
+  return readFileSync(`${VECTORS_DIR}${name}`, "utf8")
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .map((line) => JSON.parse(line) as T);
+}
+
+export function readJson<T>(name: string): T {
+  return JSON.parse(readFileSync(`${VECTORS_DIR}${name}`, "utf8")) as T;
+}
+
+/** java-subscriptions.jsonl: a subscription Kafka's Java client serialized, and what it reads back. */
+export interface JavaSubscriptionVector {
+  description: string;
+  version: number;
+  topics: string[];
+  userData: string | null;
+  ownedPartitions: { topic: string; partition: number }[];
+  generationId: number | null;
+  rackId: string | null;
+  hex: string;
+}
+
+/** librdkafka-subscriptions.jsonl: bytes captured from librdkafka, with Kafka's decoding. */
+export interface LibrdkafkaSubscriptionVector {
+  description: string;
+  client: string;
+  hex: string;
+  kafkaDecodes: Omit<JavaSubscriptionVector, "description" | "hex">;
+  remaining: number;
+  timesSeen: number;
+}
+
+/** decode.jsonl: what Kafka's decoder makes of bytes, valid or not. */
+export interface DecodeVector {
+  hex: string;
+  note: string;
+  expected:
+    | { error: string }
+    | (Omit<JavaSubscriptionVector, "description" | "hex"> & { remaining: number });
+}
+
+/** assign.jsonl and assign-large*.json: RangeAssignor's answer for a group. */
+export interface AssignVector {
+  description?: string;
+  input: {
+    partitionsPerTopic: Record<string, number>;
+    members: { memberId: string; groupInstanceId: string | null; topics: string[] }[];
+  };
+  expected: Record<string, Record<string, number[]>>;
+}
