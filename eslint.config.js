@@ -3,7 +3,7 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["node_modules/", "**/input-validator.js", "test/vectors/"] },
+  { ignores: ["node_modules/", "**/input-validator.js", "test/vectors/", "test/submissions/"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

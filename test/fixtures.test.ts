@@ -1,0 +1,60 @@
+// The golden cases: valid against their schemas, exactly what fixtures/generate.ts writes, and
+// linked to LESSON.md sections that exist.
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { FixtureSchemas, loadCases } from "../grader/fixtures/load.ts";
+import { BUILT_IN_CASES_DIR } from "../grader/kit.ts";
+import { lessonAnchors } from "./helpers/lesson.ts";
+import { ROOT } from "./helpers/program.ts";
+
+describe("fixtures/cases", () => {
+  const cases = loadCases(BUILT_IN_CASES_DIR, [], new FixtureSchemas());
+
+  it("validate against fixtures/schema (the grader's loader throws otherwise)", () => {
+    expect(cases.length).toBeGreaterThanOrEqual(25);
+    expect(cases.filter((c) => c.required).length).toBeGreaterThanOrEqual(25);
+  });
+
+  it("are exactly what fixtures/generate.ts writes (npm run fixtures:generate)", () => {
+    const out = join(mkdtempSync(join(tmpdir(), "kit-fixtures-")), "cases");
+    execFileSync(
+      process.execPath,
+      ["--import", "tsx", join(ROOT, "fixtures", "generate.ts"), "--out", out],
+      {
+        cwd: ROOT,
+        stdio: "pipe",
+      },
+    );
+    const names = readdirSync(BUILT_IN_CASES_DIR).sort();
+    expect(readdirSync(out).sort()).toEqual(names);
+    for (const name of names) {
+      for (const file of ["case.json", "input.json", "expected.json"]) {
+        const same = readFileSync(join(out, name, file)).equals(
+          readFileSync(join(BUILT_IN_CASES_DIR, name, file)),
+        );
+        expect(same, `${name}/${file} differs from the generator's output`).toBe(true);
+      }
+    }
+  });
+
+  it("link only to LESSON.md sections that exist", () => {
+    const anchors = lessonAnchors();
+    for (const c of cases) expect(anchors, `${c.id}: LESSON.md#${c.lesson}`).toContain(c.lesson);
+  });
+
+  it("cover every version and mode the lesson teaches", () => {
+    const versions = new Set(
+      cases.flatMap((c) =>
+        c.input.members.map((m) => parseInt(m.metadata.replace(/\s/g, "").slice(0, 4), 16)),
+      ),
+    );
+    for (const v of [0, 1, 2, 3, 7]) expect(versions).toContain(v);
+    expect(new Set(cases.map((c) => c.mode))).toEqual(new Set(["assign", "decode"]));
+    expect(cases.some((c) => "error" in c.expected && c.required)).toBe(true);
+    const ids = cases.flatMap((c) => c.input.members.map((m) => m.memberId));
+    for (const id of ["__proto__", "constructor", "error"]) expect(ids).toContain(id);
+  });
+});
