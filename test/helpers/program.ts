@@ -43,7 +43,13 @@ export function runProgram(bundle: string, input: string, args: string[] = []): 
 
 export interface FixtureCase {
   id: string;
-  meta: { title: string; mode: "assign" | "decode"; required: boolean; mistakes: string[] };
+  meta: {
+    title: string;
+    mode: "assign" | "decode";
+    required: boolean;
+    points: number;
+    mistakes: string[];
+  };
   input: string;
   expected: { output: Record<string, unknown> } | { error: { member: string } };
 }

@@ -1,0 +1,81 @@
+/**
+ * A run's outcome, the thing verdicts and mistake diagnosis compare: the program's normalised
+ * output, or "bad input naming member X", or how it died. Two runs with equal outcome keys did
+ * the same thing on that case.
+ */
+import type { AssignmentOutput, DecodeOutput, Mode } from "../fixtures/load.ts";
+
+export type Outcome =
+  | { kind: "output"; mode: Mode; output: AssignmentOutput | DecodeOutput }
+  | { kind: "error"; member: string }
+  | { kind: "crash"; exitCode: number | null; signal: string | null }
+  | { kind: "invalid-output" }
+  | { kind: "not-implemented" }
+  | { kind: "timeout" }
+  | { kind: "memory" }
+  | { kind: "output-cap" }
+  | { kind: "build-error" };
+
+const codeUnitOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+const sortedEntries = <T>(o: Record<string, T>): [string, T][] =>
+  Object.entries(o).sort(([a], [b]) => codeUnitOrder(a, b));
+
+/**
+ * An assignment as sorted `[member, [[topic, partitions], ...]]` entries, topics with no
+ * partitions left out (`"t": []` and a missing `"t"` are the same answer).
+ */
+export function normaliseAssignment(output: AssignmentOutput): [string, [string, number[]][]][] {
+  return sortedEntries(output).map(([member, topics]) => [
+    member,
+    sortedEntries(topics).filter(([, partitions]) => partitions.length > 0),
+  ]);
+}
+
+/** A stable string for an outcome: equal keys mean the same observable behaviour on a case. */
+export function outcomeKey(outcome: Outcome): string {
+  switch (outcome.kind) {
+    case "output":
+      return `output:${JSON.stringify(
+        outcome.mode === "assign"
+          ? normaliseAssignment(outcome.output as AssignmentOutput)
+          : sortedEntries(outcome.output as DecodeOutput).map(([m, d]) => [
+              m,
+              d.version,
+              d.topics,
+              d.userData,
+            ]),
+      )}`;
+    case "error":
+      return `error:${JSON.stringify(outcome.member)}`;
+    case "crash":
+      return `crash:${outcome.exitCode ?? outcome.signal ?? "?"}`;
+    default:
+      return outcome.kind;
+  }
+}
+
+/** A one-line description of an outcome, for reports. */
+export function describeOutcome(outcome: Outcome): string {
+  switch (outcome.kind) {
+    case "output":
+      return "printed an answer (exit 0)";
+    case "error":
+      return `rejected member ${JSON.stringify(outcome.member)}'s bytes (exit 1)`;
+    case "crash":
+      return outcome.exitCode !== null
+        ? `crashed (exit ${outcome.exitCode})`
+        : `was killed (${outcome.signal ?? "?"})`;
+    case "invalid-output":
+      return "printed output that is not the documented JSON";
+    case "not-implemented":
+      return "stopped at a stub (exit 3)";
+    case "timeout":
+      return "ran out of time";
+    case "memory":
+      return "ran out of memory";
+    case "output-cap":
+      return "printed more than the output cap";
+    case "build-error":
+      return "did not build";
+  }
+}

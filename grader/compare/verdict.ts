@@ -1,0 +1,212 @@
+/**
+ * Deciding a case's verdict from what the program did (DESIGN.md, "The grader"): `pass`; `fail`
+ * when the program ended as documented (exit 0 or 1) with the wrong content; `error` for anything
+ * else; `timeout`. Output is compared semantically: key order and `"t": []` against a missing
+ * `"t"` do not matter.
+ */
+import type { ValidateFunction } from "ajv";
+import type { AssignmentOutput, Case, DecodeOutput } from "../fixtures/load.ts";
+import { formatAjvErrors } from "../fixtures/load.ts";
+import type { RawRun } from "../run/run-process.ts";
+import { outcomeKey, type Outcome } from "./outcome.ts";
+
+export type Status = "pass" | "fail" | "error" | "timeout" | "skipped";
+export type Reason =
+  | "wrong-output"
+  | "wrong-error"
+  | "invalid-output"
+  | "not-implemented"
+  | "crash"
+  | "memory"
+  | "output-cap"
+  | "build-error"
+  | "timeout"
+  | "skipped-after-timeouts";
+
+export interface Verdict {
+  status: Status;
+  reason: Reason | null;
+  /** One line for the student: what went wrong (empty on a pass). */
+  message: string;
+  outcome: Outcome;
+  /** The program's parsed output, when it printed valid output. */
+  actual?: AssignmentOutput | DecodeOutput;
+}
+
+/** Node's own last words when a heap limit is reached. */
+const HEAP_DEATH =
+  /JavaScript heap out of memory|Reached heap limit|FATAL ERROR: .*Allocation failed/;
+/** `error: member "<id as a JSON string>": ...` */
+const BAD_INPUT_LINE = /^error: member ("(?:[^"\\]|\\.)*")/;
+
+/** The first line of standard error, trimmed, for messages. */
+export function firstLine(text: string): string {
+  return (text.split("\n")[0] ?? "").trim();
+}
+
+/** The member named on a bad-input line, or undefined when the line is not of that form. */
+export function memberOfErrorLine(line: string): string | undefined {
+  const match = BAD_INPUT_LINE.exec(line);
+  if (!match?.[1]) return undefined;
+  try {
+    return JSON.parse(match[1]) as string;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Checks the output's shape; returns the problems (empty when it is the documented JSON). */
+function outputProblems(c: Case, output: unknown, schema: ValidateFunction): string[] {
+  if (!schema(output)) return formatAjvErrors(schema.errors);
+  const problems: string[] = [];
+  if (c.mode === "assign") {
+    for (const [member, topics] of Object.entries(output as AssignmentOutput)) {
+      for (const [topic, partitions] of Object.entries(topics)) {
+        if (partitions.some((p, i) => i > 0 && p <= (partitions[i - 1] ?? -1))) {
+          problems.push(`/${member}/${topic}: partitions must be ascending`);
+        }
+      }
+    }
+  }
+  return problems;
+}
+
+/**
+ * Judges one run of one case.
+ *
+ * @param c the case (its mode and expected outcome)
+ * @param run what the process did
+ * @param outputSchema the ajv validator for the case's mode's output
+ */
+export function judge(c: Case, run: RawRun, outputSchema: ValidateFunction): Verdict {
+  const verdict = (
+    status: Status,
+    reason: Reason | null,
+    message: string,
+    outcome: Outcome,
+  ): Verdict => ({
+    status,
+    reason,
+    message,
+    outcome,
+  });
+  if (run.spawnError !== null) {
+    return verdict("error", "crash", `could not start the program: ${run.spawnError}`, {
+      kind: "crash",
+      exitCode: null,
+      signal: null,
+    });
+  }
+  if (run.timedOut)
+    return verdict("timeout", "timeout", "did not finish within the time limit", {
+      kind: "timeout",
+    });
+  if (run.outputCapped !== null) {
+    return verdict(
+      "error",
+      "output-cap",
+      `printed more than the output cap on ${run.outputCapped}`,
+      { kind: "output-cap" },
+    );
+  }
+  if (run.exitCode !== 0 && HEAP_DEATH.test(run.stderr)) {
+    return verdict("error", "memory", "ran out of memory (the heap limit was reached)", {
+      kind: "memory",
+    });
+  }
+  const stderrLine = firstLine(run.stderr);
+  if (run.exitCode === 3 && stderrLine.startsWith("not implemented yet:")) {
+    return verdict("error", "not-implemented", stderrLine, { kind: "not-implemented" });
+  }
+
+  if (run.exitCode === 0) {
+    let output: unknown;
+    try {
+      output = JSON.parse(run.stdout);
+    } catch (error) {
+      return verdict(
+        "fail",
+        "invalid-output",
+        `standard output is not JSON: ${(error as Error).message}`,
+        { kind: "invalid-output" },
+      );
+    }
+    const problems = outputProblems(c, output, outputSchema);
+    if (problems.length > 0) {
+      return verdict(
+        "fail",
+        "invalid-output",
+        `standard output is not the documented ${c.mode} JSON: ${problems.slice(0, 3).join("; ")}`,
+        {
+          kind: "invalid-output",
+        },
+      );
+    }
+    const actual = output as AssignmentOutput | DecodeOutput;
+    const outcome: Outcome = { kind: "output", mode: c.mode, output: actual };
+    if ("error" in c.expected) {
+      return {
+        ...verdict(
+          "fail",
+          "wrong-error",
+          `expected exit 1 rejecting member ${JSON.stringify(c.expected.error.member)}'s bytes, but the program printed an answer`,
+          outcome,
+        ),
+        actual,
+      };
+    }
+    const expectedKey = outcomeKey({ kind: "output", mode: c.mode, output: c.expected.output });
+    if (outcomeKey(outcome) === expectedKey)
+      return { ...verdict("pass", null, "", outcome), actual };
+    return {
+      ...verdict("fail", "wrong-output", "the answer differs from Kafka's", outcome),
+      actual,
+    };
+  }
+
+  if (run.exitCode === 1) {
+    const member = memberOfErrorLine(stderrLine);
+    if (member === undefined) {
+      // Exit 1 without the documented line is how Node ends on an uncaught exception: a crash.
+      return verdict(
+        "error",
+        "crash",
+        `exit 1 without the documented first line error: member "<id>": ... on standard error; got ${JSON.stringify(stderrLine.slice(0, 200))}`,
+        { kind: "crash", exitCode: 1, signal: null },
+      );
+    }
+    const outcome: Outcome = { kind: "error", member };
+    if ("output" in c.expected) {
+      return verdict(
+        "fail",
+        "wrong-output",
+        `rejected member ${JSON.stringify(member)}'s bytes, but every subscription in this case is valid`,
+        outcome,
+      );
+    }
+    if (member !== c.expected.error.member) {
+      return verdict(
+        "fail",
+        "wrong-error",
+        `rejected member ${JSON.stringify(member)}, but the first bad member is ${JSON.stringify(c.expected.error.member)}`,
+        outcome,
+      );
+    }
+    return verdict("pass", null, "", outcome);
+  }
+
+  const how =
+    run.exitCode !== null
+      ? `exited with code ${run.exitCode}`
+      : `was killed by ${run.signal ?? "a signal"}`;
+  return verdict(
+    "error",
+    "crash",
+    `the program ${how}${stderrLine ? `: ${stderrLine.slice(0, 200)}` : ""}`,
+    {
+      kind: "crash",
+      exitCode: run.exitCode,
+      signal: run.signal,
+    },
+  );
+}

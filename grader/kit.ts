@@ -1,0 +1,32 @@
+/**
+ * Where the kit's files are, and its version stamp. The grader runs from the instructor kit (with
+ * starter/ and solution/) and from the student handout (whose root is itself the submission).
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** The kit's root folder: the one holding package.json, grader/ and fixtures/. */
+export const KIT_ROOT = fileURLToPath(new URL("../", import.meta.url));
+
+export const BUILT_IN_CASES_DIR = join(KIT_ROOT, "fixtures", "cases");
+export const SCHEMA_DIR = join(KIT_ROOT, "fixtures", "schema");
+
+/** The kit's version, from package.json. */
+export function kitVersion(): string {
+  const pkg = JSON.parse(readFileSync(join(KIT_ROOT, "package.json"), "utf8")) as {
+    version?: string;
+  };
+  return pkg.version ?? "0.0.0";
+}
+
+/**
+ * What `npm run grade` grades with no PATH: `starter/` in the instructor kit, the kit root itself in
+ * the student handout (where the student's work is `src/`).
+ */
+export function defaultSubmission(): { path: string; name: string } {
+  if (existsSync(join(KIT_ROOT, "starter", "src", "main.ts"))) {
+    return { path: join(KIT_ROOT, "starter"), name: "starter" };
+  }
+  return { path: KIT_ROOT.replace(/[\\/]$/, ""), name: "src" };
+}

@@ -1,0 +1,168 @@
+/**
+ * The grader's command line: parsing (node:util parseArgs) and checking, into GradeCommand.
+ * Anything wrong is a SetupError whose message says what to fix (exit 2).
+ */
+import { existsSync, statSync } from "node:fs";
+import { isAbsolute, join, relative, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { SetupError } from "./errors.ts";
+import { defaultSubmission, KIT_ROOT } from "./kit.ts";
+
+export const USAGE = `Usage: npm run grade -- [PATH] [options]
+
+Grades a submission (a folder with src/main.ts) against the golden cases.
+PATH defaults to starter/ in the kit (in a student's handout: the handout's own src/).
+
+Options:
+  --only ID             grade only this case (repeatable), e.g. --only 01-lesson-7-partitions-3-members
+  --fixtures DIR        add the private cases in DIR (repeatable); their ids are "<DIR name>/<case>"
+  --format NAME[=FILE]  text (default) or json, to standard output or to FILE (repeatable)
+  --timeout MS          wall-clock limit per case in milliseconds (default 10000)
+  -h, --help            show this help
+
+Examples:
+  npm run grade                          grade starter/ (or, in the handout, your src/)
+  npm run grade -- solution              grade the reference: every case passes
+  npm run grade -- ../alice --only 03-per-topic-skew
+  npm run -s grade -- solution --format json=results.json
+  npm run -s grade -- solution --format json > results.json
+
+Exit codes: 0 every required case passed; 1 some required case did not; 2 the grader could
+not grade (bad arguments, no such submission, invalid fixture).`;
+
+export const FORMATS = ["text", "json"] as const;
+export type FormatName = (typeof FORMATS)[number];
+
+export interface FormatTarget {
+  name: FormatName;
+  /** A file path, or undefined for standard output. */
+  file?: string;
+}
+
+export interface GradeCommand {
+  help: boolean;
+  submission: { path: string; name: string };
+  only: string[];
+  fixtures: string[];
+  formats: FormatTarget[];
+  timeoutMs: number;
+  /** The arguments a user would retype to grade the same way, without --only/--format. */
+  rerunArgs: string[];
+}
+
+/** npm runs scripts from the package root; INIT_CWD is where the user typed the command. */
+export function userCwd(): string {
+  return process.env.INIT_CWD ?? process.cwd();
+}
+
+function parsePositiveInt(text: string, option: string): number {
+  if (!/^\d+$/.test(text) || Number(text) <= 0) {
+    throw new SetupError(
+      `${option} takes a whole number of milliseconds above 0, got ${JSON.stringify(text)}`,
+    );
+  }
+  return Number(text);
+}
+
+/** Resolves PATH (relative to where the user typed the command) and checks it is a submission. */
+export function resolveSubmission(path: string): { path: string; name: string } {
+  const candidates = [resolve(userCwd(), path)];
+  if (!isAbsolute(path)) candidates.push(resolve(KIT_ROOT, path));
+  const found = candidates.find((p) => existsSync(p));
+  if (found === undefined) {
+    throw new SetupError(
+      `no such submission folder: ${path} (looked in ${candidates.join(" and ")})`,
+    );
+  }
+  if (!statSync(found).isDirectory()) {
+    throw new SetupError(
+      `${path} is a file; give the submission folder, the one that holds src/main.ts`,
+    );
+  }
+  if (!existsSync(join(found, "src", "main.ts"))) {
+    const hint = existsSync(join(found, "main.ts"))
+      ? ` (it has main.ts: give its parent folder, ${relative(userCwd(), resolve(found, ".."))})`
+      : "";
+    throw new SetupError(`${path} is not a submission: it has no src/main.ts${hint}`);
+  }
+  return { path: found, name: path };
+}
+
+/**
+ * Parses the grader's arguments.
+ *
+ * @throws SetupError for an unknown option, a bad value, two formats on standard output, or a
+ *   PATH that is not a submission folder
+ */
+export function parseGradeArgs(argv: string[]): GradeCommand {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        help: { type: "boolean", short: "h", default: false },
+        only: { type: "string", multiple: true, default: [] },
+        fixtures: { type: "string", multiple: true, default: [] },
+        format: { type: "string", multiple: true, default: [] },
+        timeout: { type: "string" },
+      },
+    });
+  } catch (error) {
+    throw new SetupError(
+      `${(error as Error).message}\nRun npm run grade -- --help for the options.`,
+    );
+  }
+  const { values, positionals } = parsed;
+  const help = values.help === true;
+  if (positionals.length > 1) {
+    throw new SetupError(
+      `give at most one submission PATH, got ${positionals.length}: ${positionals.join(" ")}`,
+    );
+  }
+
+  const formats: FormatTarget[] = (values.format.length > 0 ? values.format : ["text"]).map(
+    (spec) => {
+      const [name, ...rest] = spec.split("=");
+      if (!(FORMATS as readonly string[]).includes(name ?? "")) {
+        throw new SetupError(
+          `unknown format ${JSON.stringify(name)}: use one of ${FORMATS.join(", ")}`,
+        );
+      }
+      const file = rest.length > 0 ? rest.join("=") : undefined;
+      if (file === "") throw new SetupError(`--format ${name}= needs a file name after "="`);
+      return {
+        name: name as FormatName,
+        ...(file === undefined ? {} : { file: resolve(userCwd(), file) }),
+      };
+    },
+  );
+  const onStdout = formats.filter((f) => f.file === undefined);
+  if (onStdout.length > 1) {
+    throw new SetupError(
+      `two formats on standard output (${onStdout.map((f) => f.name).join(", ")}): send all but one to a file, e.g. --format json=results.json`,
+    );
+  }
+
+  const fixtures = values.fixtures.map((dir) => resolve(userCwd(), dir));
+  const submission = help
+    ? defaultSubmission()
+    : positionals[0] === undefined
+      ? defaultSubmission()
+      : resolveSubmission(positionals[0]);
+  const rerunArgs = [
+    ...(positionals[0] === undefined ? [] : [positionals[0]]),
+    ...values.fixtures.flatMap((dir) => ["--fixtures", dir]),
+  ];
+  return {
+    help,
+    submission,
+    only: values.only,
+    fixtures,
+    formats,
+    timeoutMs:
+      values.timeout === undefined ? 10_000 : parsePositiveInt(values.timeout, "--timeout"),
+    rerunArgs,
+  };
+}

@@ -1,0 +1,48 @@
+/**
+ * One interface for every report format (as vitest's reporters): optional hooks called at the
+ * run's start, once per case in fixture order, and at the end. A reporter writes through the sink
+ * it is given, so where the report goes (terminal, file) is not its concern.
+ */
+import type { Case } from "../fixtures/load.ts";
+import type { CaseResult, GradeResults } from "../grade.ts";
+
+export interface RunInfo {
+  submission: string;
+  cases: readonly Case[];
+  kit: { version: string; fixtures: string };
+}
+
+export interface Reporter {
+  onRunStart?(info: RunInfo): void;
+  onCaseResult?(result: CaseResult): void;
+  onRunEnd?(results: GradeResults): void;
+}
+
+/** Where a report goes. `colour` is true only for a terminal without NO_COLOR. */
+export interface Sink {
+  write(text: string): void;
+  readonly colour: boolean;
+}
+
+/** A sink that keeps everything in memory; `text()` is the whole report. */
+export class MemorySink implements Sink {
+  private readonly parts: string[] = [];
+  readonly colour = false;
+  write(text: string): void {
+    this.parts.push(text);
+  }
+  text(): string {
+    return this.parts.join("");
+  }
+}
+
+/** Standard output (or error), coloured only on a terminal and never with NO_COLOR set. */
+export function streamSink(stream: NodeJS.WriteStream): Sink {
+  const noColor = process.env.NO_COLOR !== undefined && process.env.NO_COLOR !== "";
+  return {
+    write: (text) => {
+      stream.write(text);
+    },
+    colour: stream.isTTY === true && !noColor,
+  };
+}

@@ -1,0 +1,129 @@
+/**
+ * `--format text` (the default): one line per case in fixture order (mark, id, points, and why it
+ * did not pass); under a failure, the input in brief, expected against actual, the hint, the
+ * LESSON.md section and the command that reruns just that case; last, the scores, required and
+ * extension apart. Colour only when the sink is a terminal without NO_COLOR.
+ */
+import { createColors } from "picocolors";
+import { lineDiff, outputLines } from "../compare/diff.ts";
+import { describeOutcome } from "../compare/outcome.ts";
+import type { Case } from "../fixtures/load.ts";
+import type { CaseResult, GradeResults } from "../grade.ts";
+import type { Reporter, Sink } from "./reporter.ts";
+
+const MARK = { pass: "✓", fail: "✗", error: "✗", timeout: "⧗", skipped: "-" } as const;
+const STDERR_TAIL_LINES = 8;
+
+/** "3 topics (t0:3, t1:3, t2:3); 2 members in input order: m1, m0 (static: i-1)". */
+export function inputBrief(c: Case): string {
+  const topics = Object.entries(c.input.topics);
+  const shownTopics = topics.slice(0, 6).map(([t, n]) => `${JSON.stringify(t)}:${n}`);
+  if (topics.length > 6) shownTopics.push(`+${topics.length - 6} more`);
+  const members = c.input.members;
+  const shownMembers = members
+    .slice(0, 8)
+    .map((m) =>
+      m.groupInstanceId === undefined || m.groupInstanceId === null
+        ? JSON.stringify(m.memberId)
+        : `${JSON.stringify(m.memberId)} (static ${JSON.stringify(m.groupInstanceId)})`,
+    );
+  if (members.length > 8) shownMembers.push(`+${members.length - 8} more`);
+  return `${topics.length} topic${topics.length === 1 ? "" : "s"} (${shownTopics.join(", ") || "none"}); ${members.length} member${members.length === 1 ? "" : "s"} in input order: ${shownMembers.join(", ") || "none"}`;
+}
+
+/** The detail block under a case that did not pass (empty for stubs and skipped cases). */
+export function failureDetails(r: CaseResult, colour: boolean): string[] {
+  const pc = createColors(colour);
+  if (r.status === "pass" || r.reason === "not-implemented" || r.status === "skipped") return [];
+  const c = r.case;
+  const lines: string[] = [];
+  lines.push(
+    `${pc.dim("input:")} ${inputBrief(c)}${c.mode === "decode" ? " (run with --decode)" : ""}`,
+  );
+  const expected = c.expected;
+  const actual = r.verdict.actual;
+  if ("output" in expected && actual !== undefined && r.reason === "wrong-output") {
+    lines.push(
+      `${pc.dim("expected vs actual")} (${pc.red("- expected")}, ${pc.green("+ actual")}):`,
+    );
+    for (const d of lineDiff(outputLines(c.mode, expected.output), outputLines(c.mode, actual))) {
+      const text = `${d.sign} ${d.text}`;
+      lines.push(
+        `  ${d.sign === "-" ? pc.red(text) : d.sign === "+" ? pc.green(text) : pc.dim(text)}`,
+      );
+    }
+  } else {
+    const want =
+      "error" in expected
+        ? `exit 1, first line of standard error: error: member ${JSON.stringify(expected.error.member)}: ...`
+        : "an answer on standard output (exit 0)";
+    lines.push(`${pc.dim("expected:")} ${want}`);
+    lines.push(`${pc.dim("actual:")}   the program ${describeOutcome(r.verdict.outcome)}`);
+  }
+  if (r.status === "error" && r.stderr.trim() !== "") {
+    const tail = r.stderr.trimEnd().split("\n").slice(-STDERR_TAIL_LINES);
+    lines.push(pc.dim(`last lines of standard error:`));
+    for (const l of tail) lines.push(`  ${pc.dim("|")} ${l}`);
+  }
+  lines.push(`${pc.dim("hint:")} ${c.hint}`);
+  lines.push(`${pc.dim("read:")} LESSON.md#${c.lesson}`);
+  lines.push(`${pc.dim("rerun:")} ${r.rerun}`);
+  return lines;
+}
+
+/** The score lines: required and extension apart. */
+export function scoreLines(results: GradeResults): string[] {
+  const count = (required: boolean) => {
+    const mine = results.cases.filter((r) => r.required === required);
+    return `${mine.filter((r) => r.status === "pass").length} of ${mine.length} cases passed`;
+  };
+  return [
+    `Required:  ${results.score}/${results.maxScore} points, ${count(true)}`,
+    `Extension: ${results.extensionScore}/${results.extensionMaxScore} points, ${count(false)}`,
+  ];
+}
+
+/** The human-readable report. */
+export function textReporter(sink: Sink): Reporter {
+  const pc = createColors(sink.colour);
+  let idWidth = 0;
+  return {
+    onRunStart(info) {
+      idWidth = Math.min(44, Math.max(0, ...info.cases.map((c) => c.id.length)));
+      sink.write(
+        `${pc.bold(`Grading ${info.submission}`)}: ${info.cases.length} cases ${pc.dim(`(kit ${info.kit.version}, fixtures ${info.kit.fixtures})`)}\n\n`,
+      );
+    },
+    onCaseResult(r) {
+      const mark =
+        r.status === "pass"
+          ? pc.green(MARK.pass)
+          : r.status === "skipped"
+            ? pc.dim(MARK.skipped)
+            : pc.red(MARK[r.status]);
+      const points = `${r.points}/${r.maxPoints}`.padStart(5);
+      const tag = r.required ? "" : pc.dim(" (extension)");
+      const why =
+        r.status === "pass"
+          ? ""
+          : `  ${r.reason === "not-implemented" ? r.message : `${r.reason ?? r.status}: ${r.message}`}`;
+      sink.write(`${mark} ${r.id.padEnd(idWidth)} ${points}${tag}${why}\n`);
+      const details = failureDetails(r, sink.colour);
+      if (details.length > 0) sink.write(`${details.map((l) => `      ${l}`).join("\n")}\n`);
+    },
+    onRunEnd(results) {
+      if (results.buildErrors.length > 0) {
+        sink.write(
+          `\n${pc.red("The submission did not build:")}\n${results.buildErrors.map((e) => `  ${e}`).join("\n")}\n`,
+        );
+      }
+      const stubs = results.cases.filter((r) => r.reason === "not-implemented").length;
+      if (stubs === results.cases.length && stubs > 0) {
+        sink.write(
+          `\nNothing is implemented yet: start with decodeSubscription in src/subscription.ts (LESSON.md#the-subscription-bytes).\n`,
+        );
+      }
+      sink.write(`\n${scoreLines(results).join("\n")}\n`);
+    },
+  };
+}

@@ -1,0 +1,87 @@
+// Runs the grader's command line as a user would (a separate process), and makes variants of the
+// reference with a deliberate edit for tests.
+import { spawnSync } from "node:child_process";
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ROOT } from "./program.ts";
+
+export interface GraderRun {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** `npm run grade -- ...args`, run directly with node and tsx (no npm banner). */
+export function grade(args: string[], env: NodeJS.ProcessEnv = {}): GraderRun {
+  const result = spawnSync(
+    process.execPath,
+    ["--import", "tsx", join(ROOT, "grader", "cli.ts"), ...args],
+    {
+      cwd: ROOT,
+      encoding: "utf8",
+      env: { ...process.env, INIT_CWD: ROOT, NO_COLOR: "1", ...env },
+      maxBuffer: 64 * 1024 * 1024,
+      timeout: 240_000,
+    },
+  );
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** Results of `--format json` on standard output. */
+export interface ResultsJson {
+  kit: { version: string; fixtures: string };
+  submission: string;
+  score: number;
+  maxScore: number;
+  extensionScore: number;
+  extensionMaxScore: number;
+  cases: {
+    id: string;
+    title: string;
+    required: boolean;
+    status: string;
+    reason: string | null;
+    points: number;
+    maxPoints: number;
+    mistake: string | null;
+    message: string;
+  }[];
+}
+
+export function gradeJson(args: string[]): {
+  status: number | null;
+  results: ResultsJson;
+  stderr: string;
+} {
+  const run = grade([...args, "--format", "json"]);
+  return { status: run.status, results: JSON.parse(run.stdout) as ResultsJson, stderr: run.stderr };
+}
+
+/** A text edit of one file: `search` must occur exactly once. */
+export interface Edit {
+  file: string;
+  search: string;
+  replace: string;
+}
+
+/**
+ * Copies solution/ into a temporary folder and applies the edits; returns the folder.
+ * @throws Error when a search text does not occur exactly once (the edit would silently do nothing)
+ */
+export function variantOfSolution(edits: readonly Edit[]): string {
+  const dir = join(mkdtempSync(join(tmpdir(), "kit-variant-")), "submission");
+  cpSync(join(ROOT, "solution"), dir, { recursive: true });
+  for (const edit of edits) {
+    const path = join(dir, "src", edit.file);
+    const source = readFileSync(path, "utf8");
+    const count = source.split(edit.search).length - 1;
+    if (count !== 1)
+      throw new Error(`${edit.file}: ${JSON.stringify(edit.search)} occurs ${count} times`);
+    writeFileSync(
+      path,
+      source.replace(edit.search, () => edit.replace),
+    );
+  }
+  return dir;
+}
