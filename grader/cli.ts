@@ -11,12 +11,11 @@ import { FixtureSchemas, loadCases } from "./fixtures/load.ts";
 import { allRequiredPassed, gradeSubmission } from "./grade.ts";
 import { BUILT_IN_CASES_DIR, kitVersion } from "./kit.ts";
 import { parseGradeArgs, USAGE, type FormatTarget } from "./options.ts";
-import { jsonReporter } from "./report/json.ts";
+import { FORMATS } from "./report/formats.ts";
 import { MemorySink, streamSink, type Reporter, type Sink } from "./report/reporter.ts";
-import { textReporter } from "./report/text.ts";
 
 function reporterFor(name: FormatTarget["name"], sink: Sink): Reporter {
-  return name === "json" ? jsonReporter(sink) : textReporter(sink);
+  return FORMATS[name](sink);
 }
 
 /** Quotes a word for a POSIX shell when it needs it. */

@@ -7,6 +7,7 @@ import { isAbsolute, join, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { SetupError } from "./errors.ts";
 import { defaultSubmission, KIT_ROOT } from "./kit.ts";
+import { FORMATS, isFormatName, type FormatName } from "./report/formats.ts";
 
 export const USAGE = `Usage: npm run grade -- [PATH] [options]
 
@@ -16,7 +17,8 @@ PATH defaults to starter/ in the kit (in a student's handout: the handout's own 
 Options:
   --only ID             grade only this case (repeatable), e.g. --only 01-lesson-7-partitions-3-members
   --fixtures DIR        add the private cases in DIR (repeatable); their ids are "<DIR name>/<case>"
-  --format NAME[=FILE]  text (default) or json, to standard output or to FILE (repeatable)
+  --format NAME[=FILE]  ${Object.keys(FORMATS).join(" | ")} (default text), to standard output or
+                        to FILE (repeatable; at most one on standard output)
   --timeout MS          wall-clock limit per case in milliseconds (default 10000)
   -h, --help            show this help
 
@@ -29,9 +31,6 @@ Examples:
 
 Exit codes: 0 every required case passed; 1 some required case did not; 2 the grader could
 not grade (bad arguments, no such submission, invalid fixture).`;
-
-export const FORMATS = ["text", "json"] as const;
-export type FormatName = (typeof FORMATS)[number];
 
 export interface FormatTarget {
   name: FormatName;
@@ -125,15 +124,15 @@ export function parseGradeArgs(argv: string[]): GradeCommand {
   const formats: FormatTarget[] = (values.format.length > 0 ? values.format : ["text"]).map(
     (spec) => {
       const [name, ...rest] = spec.split("=");
-      if (!(FORMATS as readonly string[]).includes(name ?? "")) {
+      if (name === undefined || !isFormatName(name)) {
         throw new SetupError(
-          `unknown format ${JSON.stringify(name)}: use one of ${FORMATS.join(", ")}`,
+          `unknown format ${JSON.stringify(name)}: use one of ${Object.keys(FORMATS).join(", ")}`,
         );
       }
       const file = rest.length > 0 ? rest.join("=") : undefined;
       if (file === "") throw new SetupError(`--format ${name}= needs a file name after "="`);
       return {
-        name: name as FormatName,
+        name,
         ...(file === undefined ? {} : { file: resolve(userCwd(), file) }),
       };
     },
