@@ -5,11 +5,15 @@
  */
 import { availableParallelism } from "node:os";
 import { writeFileSync } from "node:fs";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { CATALOGUE } from "./diagnose/catalogue.ts";
+import { FileOutcomes, FirstOf, type OutcomeSource } from "./diagnose/diagnose.ts";
 import { SetupError } from "./errors.ts";
 import { fixtureHash } from "./fixtures/hash.ts";
 import { FixtureSchemas, loadCases } from "./fixtures/load.ts";
 import { allRequiredPassed, gradeSubmission } from "./grade.ts";
-import { BUILT_IN_CASES_DIR, kitVersion } from "./kit.ts";
+import { BUILT_IN_CASES_DIR, KIT_ROOT, kitVersion } from "./kit.ts";
 import { parseGradeArgs, USAGE, type FormatTarget } from "./options.ts";
 import { FORMATS } from "./report/formats.ts";
 import { MemorySink, streamSink, type Reporter, type Sink } from "./report/reporter.ts";
@@ -23,10 +27,41 @@ function shellWord(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
+/** The mistake catalogue as text (--list-mistakes). */
+function listMistakes(): string {
+  return [...CATALOGUE.values()]
+    .map(
+      (m) =>
+        `${m.id}${m.extension ? " (extension)" : ""}: ${m.name}\n    ${m.explanation}\n    LESSON.md#${m.lesson}`,
+    )
+    .join("\n");
+}
+
+/**
+ * Where mutant outcomes come from: the recorded data file; in the instructor kit (which has the
+ * mutants and the reference), also running the mutants live for cases the file does not cover.
+ */
+async function diagnosisSource(
+  schemas: FixtureSchemas,
+): Promise<{ source: OutcomeSource; dispose: () => void }> {
+  const file = new FileOutcomes();
+  const instructorKit =
+    existsSync(join(KIT_ROOT, "grader", "mutants", "live.ts")) &&
+    existsSync(join(KIT_ROOT, "solution", "src"));
+  if (!instructorKit) return { source: file, dispose: () => {} };
+  const { LiveOutcomes } = await import("./mutants/live.ts");
+  const live = new LiveOutcomes(schemas);
+  return { source: new FirstOf([file, live]), dispose: () => live.dispose() };
+}
+
 async function main(argv: string[]): Promise<number> {
   const command = parseGradeArgs(argv);
   if (command.help) {
     process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  if (command.listMistakes) {
+    process.stdout.write(`${listMistakes()}\n`);
     return 0;
   }
   const schemas = new FixtureSchemas();
@@ -54,6 +89,7 @@ async function main(argv: string[]): Promise<number> {
     return reporterFor(format.name, sink);
   });
 
+  const diagnosis = await diagnosisSource(schemas);
   const results = await gradeSubmission({
     submission: command.submission,
     cases,
@@ -64,9 +100,11 @@ async function main(argv: string[]): Promise<number> {
     concurrency: availableParallelism(),
     kit,
     reporters,
+    diagnosis: diagnosis.source,
     rerunCommand: (id) =>
       ["npm run grade --", ...[...command.rerunArgs, "--only", id].map(shellWord)].join(" "),
   });
+  diagnosis.dispose();
   // Each report file is written once, whole, at the end.
   for (const { file, sink } of files) writeFileSync(file, sink.text());
   return allRequiredPassed(results) ? 0 : 1;

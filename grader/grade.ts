@@ -10,6 +10,7 @@ import type { Case, FixtureSchemas } from "./fixtures/load.ts";
 import { buildSubmission } from "./run/build.ts";
 import { runProcess, type RawRun } from "./run/run-process.ts";
 import type { Reporter } from "./report/reporter.ts";
+import { matchMistakes, type OutcomeSource } from "./diagnose/diagnose.ts";
 
 /** What is graded: a folder with src/main.ts. */
 export interface Submission {
@@ -35,6 +36,8 @@ export interface GradeOptions {
   reporters: readonly Reporter[];
   /** Rebuilds the command line that reruns one case, for failure messages. */
   rerunCommand: (caseId: string) => string;
+  /** Where mutant outcomes come from, to name mistakes on failed cases (none: no diagnosis). */
+  diagnosis?: OutcomeSource;
 }
 
 /** One case's result: the results file's fields plus what the text report shows. */
@@ -46,8 +49,10 @@ export interface CaseResult {
   reason: Reason | null;
   points: number;
   maxPoints: number;
-  /** The catalogued mistake the outcome matches, when one does (see diagnose/). */
+  /** The catalogued mistake the outcome matches, when one does (see diagnose/); the first of several. */
   mistake: string | null;
+  /** Every catalogued mistake the outcome matches (most specific first; usually one). */
+  mistakes: string[];
   message: string;
   case: Case;
   verdict: Verdict;
@@ -70,7 +75,13 @@ export interface GradeResults {
   durationMs: number;
 }
 
-function result(c: Case, verdict: Verdict, run: RawRun | null, rerun: string): CaseResult {
+function result(
+  c: Case,
+  verdict: Verdict,
+  run: RawRun | null,
+  rerun: string,
+  mistakes: string[] = [],
+): CaseResult {
   return {
     id: c.id,
     title: c.title,
@@ -79,7 +90,8 @@ function result(c: Case, verdict: Verdict, run: RawRun | null, rerun: string): C
     reason: verdict.reason,
     points: verdict.status === "pass" ? c.points : 0,
     maxPoints: c.points,
-    mistake: null,
+    mistake: mistakes[0] ?? null,
+    mistakes,
     message: verdict.message,
     case: c,
     verdict,
@@ -97,6 +109,30 @@ function programEnv(): NodeJS.ProcessEnv {
     LC_ALL: "C.UTF-8",
     TZ: "UTC",
   };
+}
+
+/** Runs one case of a built program: its own process, the case's input on standard input. */
+export function runCase(
+  bundle: string,
+  c: Case,
+  workDir: string,
+  limits: Pick<GradeOptions, "memoryMiB" | "timeoutMs" | "outputCapBytes">,
+): Promise<RawRun> {
+  return runProcess(
+    {
+      command: process.execPath,
+      args: [
+        `--max-old-space-size=${limits.memoryMiB}`,
+        "--enable-source-maps",
+        bundle,
+        ...(c.mode === "decode" ? ["--decode"] : []),
+      ],
+      cwd: workDir,
+      env: programEnv(),
+      stdin: c.inputText,
+    },
+    { timeoutMs: limits.timeoutMs, outputCapBytes: limits.outputCapBytes },
+  );
 }
 
 /**
@@ -142,27 +178,14 @@ export async function gradeSubmission(options: GradeOptions): Promise<GradeResul
         while (next < cases.length) {
           const index = next++;
           const c = cases[index] as Case;
-          const run = await runProcess(
-            {
-              command: process.execPath,
-              args: [
-                `--max-old-space-size=${options.memoryMiB}`,
-                "--enable-source-maps",
-                bundle,
-                ...(c.mode === "decode" ? ["--decode"] : []),
-              ],
-              cwd: workDir,
-              env: programEnv(),
-              stdin: c.inputText,
-            },
-            { timeoutMs: options.timeoutMs, outputCapBytes: options.outputCapBytes },
-          );
-          results[index] = result(
-            c,
-            judge(c, run, options.schemas.output(c.mode)),
-            run,
-            options.rerunCommand(c.id),
-          );
+          const run = await runCase(bundle, c, workDir, options);
+          const verdict = judge(c, run, options.schemas.output(c.mode));
+          let mistakes: string[] = [];
+          if (verdict.status !== "pass" && options.diagnosis !== undefined) {
+            const outcomes = await options.diagnosis.outcomesFor(c);
+            if (outcomes !== undefined) mistakes = matchMistakes(verdict.outcome, outcomes);
+          }
+          results[index] = result(c, verdict, run, options.rerunCommand(c.id), mistakes);
           publish();
         }
       };

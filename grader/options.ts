@@ -20,6 +20,7 @@ Options:
   --format NAME[=FILE]  ${Object.keys(FORMATS).join(" | ")} (default text), to standard output or
                         to FILE (repeatable; at most one on standard output)
   --timeout MS          wall-clock limit per case in milliseconds (default 10000)
+  --list-mistakes       print the catalogue of common mistakes the grader can name
   -h, --help            show this help
 
 Examples:
@@ -40,6 +41,7 @@ export interface FormatTarget {
 
 export interface GradeCommand {
   help: boolean;
+  listMistakes: boolean;
   submission: { path: string; name: string };
   only: string[];
   fixtures: string[];
@@ -102,6 +104,7 @@ export function parseGradeArgs(argv: string[]): GradeCommand {
       strict: true,
       options: {
         help: { type: "boolean", short: "h", default: false },
+        "list-mistakes": { type: "boolean", default: false },
         only: { type: "string", multiple: true, default: [] },
         fixtures: { type: "string", multiple: true, default: [] },
         format: { type: "string", multiple: true, default: [] },
@@ -156,6 +159,7 @@ export function parseGradeArgs(argv: string[]): GradeCommand {
   ];
   return {
     help,
+    listMistakes: values["list-mistakes"] === true,
     submission,
     only: values.only,
     fixtures,

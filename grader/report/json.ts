@@ -23,6 +23,7 @@ export function resultsJson(results: GradeResults) {
       points: r.points,
       maxPoints: r.maxPoints,
       mistake: r.mistake,
+      mistakes: r.mistakes,
       message: r.message,
     })),
   };

@@ -6,8 +6,12 @@
  */
 import { createColors } from "picocolors";
 import { lineDiff, outputLines } from "../compare/diff.ts";
+import { firstLine, memberOfErrorLine } from "../compare/verdict.ts";
+import { describeMistakes, FileOutcomes } from "../diagnose/diagnose.ts";
+import { assignmentGrid } from "../diagnose/grid.ts";
+import { decodeFocus, hexDump } from "../diagnose/hexdump.ts";
 import { describeOutcome } from "../compare/outcome.ts";
-import type { Case } from "../fixtures/load.ts";
+import type { AssignmentOutput, Case, DecodeOutput } from "../fixtures/load.ts";
 import type { CaseResult, GradeResults } from "../grade.ts";
 import type { Reporter, Sink } from "./reporter.ts";
 
@@ -31,6 +35,58 @@ export function inputBrief(c: Case): string {
   return `${topics.length} topic${topics.length === 1 ? "" : "s"} (${shownTopics.join(", ") || "none"}); ${members.length} member${members.length === 1 ? "" : "s"} in input order: ${shownMembers.join(", ") || "none"}`;
 }
 
+let recorded: FileOutcomes | undefined;
+/** The recorded diagnosis data (field boundaries for hex dumps), read once. */
+function recordedData(): FileOutcomes {
+  recorded ??= new FileOutcomes();
+  return recorded;
+}
+
+/** Members present on one side only, for assignment answers. */
+function memberSetLines(expected: AssignmentOutput, actual: AssignmentOutput): string[] {
+  const missing = Object.keys(expected).filter((m) => !Object.hasOwn(actual, m));
+  const extra = Object.keys(actual).filter((m) => !Object.hasOwn(expected, m));
+  return [
+    ...(missing.length > 0
+      ? [`missing members: ${missing.map((m) => JSON.stringify(m)).join(", ")}`]
+      : []),
+    ...(extra.length > 0
+      ? [`members that are not in the group: ${extra.map((m) => JSON.stringify(m)).join(", ")}`]
+      : []),
+  ];
+}
+
+/** The hex dump for a decode-related failure, when the recorded data has the member's fields. */
+function bytesLines(r: CaseResult): string[] {
+  const c = r.case;
+  const layouts = recordedData().caseData(c)?.members;
+  if (layouts === undefined || layouts.size === 0) return [];
+  const stderrFirstLine = firstLine(r.stderr);
+  const focus = decodeFocus(
+    c.mode,
+    c.expected,
+    {
+      output: c.mode === "decode" ? (r.verdict.actual as DecodeOutput | undefined) : undefined,
+      rejected:
+        r.verdict.outcome.kind === "error"
+          ? r.verdict.outcome.member
+          : memberOfErrorLine(stderrFirstLine),
+      stderrFirstLine,
+    },
+    c.input.members.map((m) => m.memberId),
+    layouts,
+  );
+  const member =
+    focus === undefined ? undefined : c.input.members.find((m) => m.memberId === focus.member);
+  const layout = focus === undefined ? undefined : layouts.get(focus.member);
+  if (focus === undefined || member === undefined || layout === undefined) return [];
+  const bytes = new Uint8Array(Buffer.from(member.metadata.replace(/\s+/g, ""), "hex"));
+  return [
+    `bytes of member ${JSON.stringify(focus.member)}, one field per line:`,
+    ...hexDump(bytes, layout, focus.caret).map((l) => `  ${l}`),
+  ];
+}
+
 /** The detail block under a case that did not pass (empty for stubs and skipped cases). */
 export function failureDetails(r: CaseResult, colour: boolean): string[] {
   const pc = createColors(colour);
@@ -42,7 +98,23 @@ export function failureDetails(r: CaseResult, colour: boolean): string[] {
   );
   const expected = c.expected;
   const actual = r.verdict.actual;
-  if ("output" in expected && actual !== undefined && r.reason === "wrong-output") {
+  if (
+    "output" in expected &&
+    actual !== undefined &&
+    r.reason === "wrong-output" &&
+    c.mode === "assign"
+  ) {
+    const want = expected.output as AssignmentOutput;
+    const got = actual as AssignmentOutput;
+    lines.push(...memberSetLines(want, got));
+    const grid = assignmentGrid(c.input.topics, want, got);
+    if (grid.length > 0) {
+      lines.push(
+        `${pc.dim("who owns which partition")} (expected above actual, ^ where they differ):`,
+      );
+      lines.push(...grid.map((l) => `  ${l}`));
+    }
+  } else if ("output" in expected && actual !== undefined && r.reason === "wrong-output") {
     lines.push(
       `${pc.dim("expected vs actual")} (${pc.red("- expected")}, ${pc.green("+ actual")}):`,
     );
@@ -60,13 +132,19 @@ export function failureDetails(r: CaseResult, colour: boolean): string[] {
     lines.push(`${pc.dim("expected:")} ${want}`);
     lines.push(`${pc.dim("actual:")}   the program ${describeOutcome(r.verdict.outcome)}`);
   }
+  if (r.status === "fail" || r.reason === "crash") lines.push(...bytesLines(r));
   if (r.status === "error" && r.stderr.trim() !== "") {
     const tail = r.stderr.trimEnd().split("\n").slice(-STDERR_TAIL_LINES);
     lines.push(pc.dim(`last lines of standard error:`));
     for (const l of tail) lines.push(`  ${pc.dim("|")} ${l}`);
   }
-  lines.push(`${pc.dim("hint:")} ${c.hint}`);
-  lines.push(`${pc.dim("read:")} LESSON.md#${c.lesson}`);
+  const diagnosis = describeMistakes(r.mistakes);
+  if (diagnosis.length > 0) {
+    lines.push(`${pc.yellow(diagnosis[0] ?? "")}`, ...diagnosis.slice(1));
+  } else {
+    lines.push(`${pc.dim("hint:")} ${c.hint}`);
+    lines.push(`${pc.dim("read:")} LESSON.md#${c.lesson}`);
+  }
   lines.push(`${pc.dim("rerun:")} ${r.rerun}`);
   return lines;
 }

@@ -45,6 +45,7 @@ export interface ResultsJson {
     points: number;
     maxPoints: number;
     mistake: string | null;
+    mistakes: string[];
     message: string;
   }[];
 }

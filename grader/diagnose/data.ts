@@ -1,0 +1,68 @@
+/**
+ * The diagnosis data file, grader/diagnose/diagnosis.json: for every built-in case, each mutant's
+ * outcome (as a hash) and the field boundaries of each member's subscription bytes. Written by
+ * `npm run build:diagnosis` in the instructor kit; the student handout ships it instead of the
+ * mutants, so the grader can name mistakes and draw hex dumps without any reference code.
+ * Everything keyed by a member id or mistake id is stored as [key, value] pairs and read into Maps.
+ */
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { outcomeKey, type Outcome } from "../compare/outcome.ts";
+import { KIT_ROOT } from "../kit.ts";
+
+export const DIAGNOSIS_FILE = join(KIT_ROOT, "grader", "diagnose", "diagnosis.json");
+
+/** One field of a subscription's bytes: [start, end) offsets and a short rendering of its value. */
+export interface FieldSpan {
+  field: string;
+  start: number;
+  end: number;
+  value: string;
+}
+
+/** How a member's bytes read: their fields, and where Kafka's reading stops if they are bad. */
+export interface MemberBytes {
+  spans: FieldSpan[];
+  error: { field: string; offset: number; message: string } | null;
+}
+
+export interface CaseDiagnosis {
+  /** Hash of the case's files: a case edited since the data was built is not diagnosed from it. */
+  hash: string;
+  /** Mistake id to the hash of that mutant's outcome on the case. */
+  outcomes: Map<string, string>;
+  /** Member id to its bytes' fields (small cases only). */
+  members: Map<string, MemberBytes>;
+}
+
+/** The file's JSON shape. */
+export interface DiagnosisJson {
+  note: string;
+  cases: {
+    id: string;
+    hash: string;
+    outcomes: [string, string][];
+    members: [string, MemberBytes][];
+  }[];
+}
+
+/** 16 hex digits of SHA-256 of an outcome's key: equal hashes mean the same behaviour. */
+export function outcomeHash(outcome: Outcome): string {
+  return createHash("sha256").update(outcomeKey(outcome)).digest("hex").slice(0, 16);
+}
+
+/**
+ * Reads the data file into Maps, by case id.
+ * @returns an empty Map when the file does not exist (a kit without diagnosis data)
+ */
+export function loadDiagnosisData(file = DIAGNOSIS_FILE): Map<string, CaseDiagnosis> {
+  if (!existsSync(file)) return new Map();
+  const json = JSON.parse(readFileSync(file, "utf8")) as DiagnosisJson;
+  return new Map(
+    json.cases.map((c) => [
+      c.id,
+      { hash: c.hash, outcomes: new Map(c.outcomes), members: new Map(c.members) },
+    ]),
+  );
+}

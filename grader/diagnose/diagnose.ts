@@ -1,0 +1,102 @@
+/**
+ * Naming the mistake: on a failed case, the submission's outcome is compared with every mutant's
+ * outcome on the same input. One match is named; several are named together, unless the
+ * catalogue declares one of them more specific than the rest; none falls back to the case's hint.
+ * The starter's stubs, timeouts and other limits are never named as mistakes.
+ */
+import type { Outcome } from "../compare/outcome.ts";
+import type { Case } from "../fixtures/load.ts";
+import { CATALOGUE, type Mistake } from "./catalogue.ts";
+import { caseHash } from "../fixtures/hash.ts";
+import { loadDiagnosisData, outcomeHash, type CaseDiagnosis } from "./data.ts";
+
+/** Where mutant outcomes come from: the data file, or running the mutants (instructor kit). */
+export interface OutcomeSource {
+  /** Mistake id to outcome hash on this case, or undefined when this source cannot tell. */
+  outcomesFor(c: Case): Promise<Map<string, string> | undefined>;
+}
+
+/** Outcomes recorded in grader/diagnose/diagnosis.json (built-in cases, unchanged since). */
+export class FileOutcomes implements OutcomeSource {
+  private readonly data: Map<string, CaseDiagnosis>;
+  constructor(data: Map<string, CaseDiagnosis> = loadDiagnosisData()) {
+    this.data = data;
+  }
+  /** The recorded data for a case, if the case is unchanged since it was recorded. */
+  caseData(c: Case): CaseDiagnosis | undefined {
+    const recorded = this.data.get(c.id);
+    return recorded !== undefined && recorded.hash === caseHash(c) ? recorded : undefined;
+  }
+  outcomesFor(c: Case): Promise<Map<string, string> | undefined> {
+    return Promise.resolve(this.caseData(c)?.outcomes);
+  }
+}
+
+/** Tries each source in turn. */
+export class FirstOf implements OutcomeSource {
+  constructor(private readonly sources: readonly OutcomeSource[]) {}
+  async outcomesFor(c: Case): Promise<Map<string, string> | undefined> {
+    for (const source of this.sources) {
+      const outcomes = await source.outcomesFor(c);
+      if (outcomes !== undefined) return outcomes;
+    }
+    return undefined;
+  }
+}
+
+/** Outcomes a mutant can share with a student's program (not stubs, limits or build errors). */
+export function isDiagnosable(outcome: Outcome): boolean {
+  return (
+    outcome.kind === "output" ||
+    outcome.kind === "error" ||
+    outcome.kind === "crash" ||
+    outcome.kind === "invalid-output"
+  );
+}
+
+/**
+ * The mistakes a failed outcome matches, most specific first.
+ *
+ * @param mutantOutcomes mistake id to the hash of that mutant's outcome on the case
+ * @param catalogue the mistakes and their declared specificity (the kit's catalogue by default)
+ * @returns catalogued ids in catalogue order; one id when a match is declared more specific than
+ *   all the others; [] when nothing matches or the outcome is not one a mutant can produce
+ */
+export function matchMistakes(
+  outcome: Outcome,
+  mutantOutcomes: ReadonlyMap<string, string>,
+  catalogue: ReadonlyMap<string, Mistake> = CATALOGUE,
+): string[] {
+  if (!isDiagnosable(outcome)) return [];
+  const hash = outcomeHash(outcome);
+  const matches = [...catalogue.keys()].filter((id) => mutantOutcomes.get(id) === hash);
+  const specific = matches.find((id) =>
+    matches.every(
+      (other) => other === id || (catalogue.get(id)?.moreSpecificThan ?? []).includes(other),
+    ),
+  );
+  return matches.length > 1 && specific !== undefined ? [specific] : matches;
+}
+
+/** The lines a report prints for the matched mistakes. */
+export function describeMistakes(ids: readonly string[]): string[] {
+  const named = ids.flatMap((id) => {
+    const mistake = CATALOGUE.get(id);
+    return mistake === undefined ? [] : [mistake];
+  });
+  const [only] = named;
+  if (named.length === 1 && only !== undefined) {
+    return [
+      `This looks like: ${only.name} (${only.id}).`,
+      only.explanation,
+      `Read LESSON.md#${only.lesson}`,
+    ];
+  }
+  if (named.length > 1) {
+    return [
+      `This looks like one of: ${named.map((m) => `${m.name} (${m.id})`).join("; ")}.`,
+      ...named.map((m) => `${m.id}: ${m.explanation} (LESSON.md#${m.lesson})`),
+    ];
+  }
+  return [];
+}
