@@ -18,7 +18,8 @@ Options:
   --only ID             grade only this case (repeatable), e.g. --only 01-lesson-7-partitions-3-members
   --fixtures DIR        add the private cases in DIR (repeatable); their ids are "<DIR name>/<case>"
   --format NAME[=FILE]  ${Object.keys(FORMATS).join(" | ")} (default text), to standard output or
-                        to FILE (repeatable; at most one on standard output)
+                        to FILE (repeatable; at most one on standard output; when all go to
+                        files, the text report still goes to standard output)
   --timeout MS          wall-clock limit per case in milliseconds (default 10000)
   --list-mistakes       print the catalogue of common mistakes the grader can name
   -h, --help            show this help
@@ -140,6 +141,8 @@ export function parseGradeArgs(argv: string[]): GradeCommand {
       };
     },
   );
+  // With every report going to files, the text report still goes to the terminal.
+  if (formats.every((f) => f.file !== undefined)) formats.push({ name: "text" });
   const onStdout = formats.filter((f) => f.file === undefined);
   if (onStdout.length > 1) {
     throw new SetupError(

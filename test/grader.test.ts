@@ -163,7 +163,7 @@ describe("every status and reason, from small submissions in test/submissions", 
 });
 
 describe("the text report on a failure", () => {
-  it("shows the input in brief, expected against actual, the hint, the lesson and the rerun command", () => {
+  it("shows the input in brief, a grid of owners, the named mistake and the rerun command", () => {
     const dir = variantOfSolution([
       {
         file: "range-assignor.ts",
@@ -178,11 +178,33 @@ describe("the text report on a failure", () => {
     expect(out).toContain(
       'input: 1 topic ("orders":6); 4 members in input order: "Consumer-b", "consumer-a", "CONSUMER-c", "_x"',
     );
-    expect(out).toContain('- "CONSUMER-c": "orders" 0-1');
-    expect(out).toContain('+ "_x": "orders" 0-1');
-    expect(out).toContain("read: LESSON.md#member-order");
+    expect(out).toContain(
+      [
+        '        topic "orders" (6 partitions):',
+        "          partition   0  1  2  3  4  5",
+        "          expected    A  A  B  B  C  D",
+        "          actual      C  C  D  D  B  A",
+        "                      ^  ^  ^  ^  ^  ^",
+        '        members: A = "CONSUMER-c", B = "Consumer-b", C = "_x", D = "consumer-a"; . = nobody, * = more than one',
+      ].join("\n"),
+    );
+    expect(out).toContain("This looks like: members sorted with localeCompare (locale-order).");
+    expect(out).toContain("Read LESSON.md#member-order");
     expect(out).toContain(`rerun: npm run grade -- ${dir} --only 06-uppercase-before-lowercase`);
     expect(out.includes("\u001b[")).toBe(false); // no colour when not a terminal
+  });
+
+  it("falls back to the case's hint when no catalogued mistake matches", () => {
+    const dir = variantOfSolution([
+      {
+        file: "range-assignor.ts",
+        search: "return a < b ? -1 : a > b ? 1 : 0;",
+        replace: "return a < b ? 1 : a > b ? -1 : 0;",
+      },
+    ]);
+    const run = grade([dir, "--only", "01-lesson-7-partitions-3-members"]);
+    expect(run.stdout).not.toContain("This looks like");
+    expect(run.stdout).toMatch(/hint: .+\n\s+read: LESSON\.md#worked-example-7-partitions-3-members/);
   });
 });
 

@@ -169,7 +169,7 @@ export function textReporter(sink: Sink): Reporter {
     onRunStart(info) {
       idWidth = Math.min(44, Math.max(0, ...info.cases.map((c) => c.id.length)));
       sink.write(
-        `${pc.bold(`Grading ${info.submission}`)}: ${info.cases.length} cases ${pc.dim(`(kit ${info.kit.version}, fixtures ${info.kit.fixtures})`)}\n\n`,
+        `${pc.bold(`Grading ${info.submission}`)}: ${info.cases.length} case${info.cases.length === 1 ? "" : "s"} ${pc.dim(`(kit ${info.kit.version}, fixtures ${info.kit.fixtures})`)}\n\n`,
       );
     },
     onCaseResult(r) {
