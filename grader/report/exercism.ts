@@ -1,0 +1,115 @@
+/**
+ * `--format exercism`: results.json as Exercism's test runners write it, version 3 of "The Test
+ * Runner Interface" (exercism/docs, building/tooling/test-runners/interface.md); checked against
+ * grader/schemas/exercism-results.schema.json in the kit's tests.
+ */
+import type { CaseResult, GradeResults } from "../grade.ts";
+import { failureLine, isPrivateCase } from "./gradescope.ts";
+import type { Reporter, Sink } from "./reporter.ts";
+import { failureDetails, inputBrief } from "./text.ts";
+
+/** The interface's limits: `message` 65535 characters, `output` 500. */
+const MESSAGE_MAX_CHARS = 65_535;
+const OUTPUT_MAX_CHARS = 500;
+const EXPECTED_MAX_CHARS = 1_000;
+
+/** The lesson's tasks (LESSON.md, "The exercise"): 1 decodeSubscription, 2 assignRange. */
+export const TASK_DECODE = 1;
+export const TASK_ASSIGN = 2;
+
+export interface ExercismTest {
+  name: string;
+  status: "pass" | "fail" | "error";
+  message: string | null;
+  output: string | null;
+  test_code: string;
+  task_id: number;
+}
+
+export interface ExercismResults {
+  version: 3;
+  status: "pass" | "fail" | "error";
+  message?: string;
+  tests: ExercismTest[];
+}
+
+function clip(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
+/** Decode-mode cases and bad-bytes cases exercise decodeSubscription; the rest, assignRange. */
+export function exercismTask(r: CaseResult): number {
+  return r.case.mode === "decode" || "error" in r.case.expected ? TASK_DECODE : TASK_ASSIGN;
+}
+
+/** What the case runs, shown by Exercism as the test's code: command, input in brief, answer. */
+function testCode(r: CaseResult): string {
+  const c = r.case;
+  const command = `npm run grade -- --only ${r.id}    # runs: main${c.mode === "decode" ? " --decode" : ""} < ${isPrivateCase(r) ? "(private case)" : `fixtures/cases/${r.id}/input.json`}`;
+  if (isPrivateCase(r)) return command;
+  const expected =
+    "error" in c.expected
+      ? `exit 1, standard error starts with: error: member ${JSON.stringify(c.expected.error.member)}: ...`
+      : clip(JSON.stringify(c.expected.output), EXPECTED_MAX_CHARS);
+  return [command, `// input: ${inputBrief(c)}`, `// expected: ${expected}`].join("\n");
+}
+
+function status(r: CaseResult): ExercismTest["status"] {
+  return r.status === "pass" ? "pass" : r.status === "fail" ? "fail" : "error";
+}
+
+function message(r: CaseResult): string | null {
+  if (r.status === "pass") return null;
+  const why = failureLine(r);
+  const details = isPrivateCase(r)
+    ? [`hint: ${r.case.hint}`]
+    : failureDetails(r, false).filter((line) => !line.startsWith("rerun:"));
+  return clip([why, ...details].join("\n"), MESSAGE_MAX_CHARS);
+}
+
+/**
+ * The results.json document, version 3:
+ * `{ version: 3, status: "pass"|"fail"|"error", message?, tests: [{ name, status, message,
+ * output, test_code, task_id }] }`, one test per case in fixture order. `status` is `error` only
+ * when no case ran (the program did not build; `message` then holds the build errors), `fail`
+ * when any case did not pass (extension cases included), else `pass`. A test's `status` is
+ * `pass`, `fail` (wrong answer), or `error` (crash, stub, timeout, skipped); its `message` says
+ * why with the expected-against-actual details and hint (null on a pass); `output` is the end of
+ * the program's standard error, at most 500 characters, or null; `test_code` is the command,
+ * input in brief and expected answer; `task_id` is 1 (decodeSubscription) or 2 (assignRange).
+ */
+export function exercismResults(results: GradeResults): ExercismResults {
+  const tests = results.cases.map((r): ExercismTest => ({
+    name: `${r.id}: ${r.title}${r.required ? "" : " (extension)"}`,
+    status: status(r),
+    message: message(r),
+    output: r.stderr.trim() === "" ? null : r.stderr.trimEnd().slice(-OUTPUT_MAX_CHARS),
+    test_code: testCode(r),
+    task_id: exercismTask(r),
+  }));
+  if (results.buildErrors.length > 0) {
+    return {
+      version: 3,
+      status: "error",
+      message: clip(
+        ["Your program did not build:", ...results.buildErrors].join("\n"),
+        MESSAGE_MAX_CHARS,
+      ),
+      tests,
+    };
+  }
+  return {
+    version: 3,
+    status: tests.every((t) => t.status === "pass") ? "pass" : "fail",
+    tests,
+  };
+}
+
+/** Writes Exercism's results.json (version 3) once, at the end of the run. */
+export function exercismReporter(sink: Sink): Reporter {
+  return {
+    onRunEnd(results) {
+      sink.write(`${JSON.stringify(exercismResults(results), null, 2)}\n`);
+    },
+  };
+}

@@ -1,0 +1,220 @@
+/**
+ * `npm run gradescope-bundle -- OUT [--fixtures DIR ...]`: builds a Gradescope autograder from
+ * the instructor kit. OUT gets what grading needs (package.json, package-lock.json, tsconfig.json,
+ * grader/, fixtures/, starter/, LESSON.md, LICENSE; never solution/ or test/), Gradescope's two
+ * entry points from templates/gradescope/ (setup.sh, run_autograder) at its root, and each
+ * `--fixtures DIR` copied to OUT/private-cases/<DIR name>/ (so the cases keep their ids,
+ * "<DIR name>/<case>"). OUT.zip, next to OUT, is the same tree zipped with those two files at the
+ * zip's root: the file to upload as the assignment's autograder. Prints every file it wrote.
+ * Exit 0 on success, 2 with a message for bad arguments or an invalid private case.
+ */
+import { chmodSync, cpSync, existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { writeFileSync } from "node:fs";
+import { basename, isAbsolute, join, relative, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { crc32, deflateRawSync } from "node:zlib";
+import { SetupError } from "../grader/errors.ts";
+import { FixtureSchemas, loadCases } from "../grader/fixtures/load.ts";
+import { BUILT_IN_CASES_DIR, KIT_ROOT } from "../grader/kit.ts";
+
+/** The kit's files and folders a Gradescope autograder needs to grade. */
+const BUNDLED = [
+  "package.json",
+  "package-lock.json",
+  "tsconfig.json",
+  "LESSON.md",
+  "LICENSE",
+  "grader",
+  "fixtures",
+  "starter",
+] as const;
+/** Gradescope's entry points, copied to OUT's root and made executable. */
+const ENTRY_POINTS = ["setup.sh", "run_autograder"] as const;
+const PRIVATE_CASES_DIR = "private-cases";
+
+const USAGE = `Usage: npm run gradescope-bundle -- OUT [--fixtures DIR ...]
+
+Builds a Gradescope autograder in the folder OUT (which must not exist yet, or be empty) and
+OUT.zip, the file to upload on Gradescope (Configure Autograder > Zip file upload).
+  --fixtures DIR   private cases to grade with (repeatable), copied to OUT/${PRIVATE_CASES_DIR}/<DIR name>`;
+
+/** Every file under `dir`, relative to it, with `/` separators, sorted. */
+function filesUnder(dir: string, prefix = ""): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const rel = prefix === "" ? entry.name : `${prefix}/${entry.name}`;
+    if (entry.isDirectory()) out.push(...filesUnder(join(dir, entry.name), rel));
+    else if (entry.isFile()) out.push(rel);
+  }
+  return out.sort();
+}
+
+/** DOS date and time for the zip headers. */
+function dosDateTime(date: Date): { time: number; date: number } {
+  return {
+    time: (date.getHours() << 11) | (date.getMinutes() << 5) | Math.floor(date.getSeconds() / 2),
+    date: ((date.getFullYear() - 1980) << 9) | ((date.getMonth() + 1) << 5) | date.getDate(),
+  };
+}
+
+/**
+ * A zip archive (deflate, Unix permissions kept, no zip64: the bundle is a few hundred KiB) of
+ * the files under `root`, paths relative to it.
+ */
+function zipFolder(root: string): Buffer {
+  const locals: Buffer[] = [];
+  const centrals: Buffer[] = [];
+  let offset = 0;
+  const when = dosDateTime(new Date());
+  for (const rel of filesUnder(root)) {
+    const path = join(root, rel);
+    const data = readFileSync(path);
+    const packed = deflateRawSync(data);
+    const name = Buffer.from(rel, "utf8");
+    const mode = statSync(path).mode & 0o777;
+    const crc = crc32(data);
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4); // version needed: 2.0 (deflate)
+    local.writeUInt16LE(0x0800, 6); // UTF-8 names
+    local.writeUInt16LE(8, 8); // deflate
+    local.writeUInt16LE(when.time, 10);
+    local.writeUInt16LE(when.date, 12);
+    local.writeUInt32LE(crc, 14);
+    local.writeUInt32LE(packed.length, 18);
+    local.writeUInt32LE(data.length, 22);
+    local.writeUInt16LE(name.length, 26);
+    local.writeUInt16LE(0, 28);
+    const central = Buffer.alloc(46);
+    central.writeUInt32LE(0x02014b50, 0);
+    central.writeUInt16LE((3 << 8) | 20, 4); // made by: Unix, 2.0
+    central.writeUInt16LE(20, 6);
+    central.writeUInt16LE(0x0800, 8);
+    central.writeUInt16LE(8, 10);
+    central.writeUInt16LE(when.time, 12);
+    central.writeUInt16LE(when.date, 14);
+    central.writeUInt32LE(crc, 16);
+    central.writeUInt32LE(packed.length, 20);
+    central.writeUInt32LE(data.length, 24);
+    central.writeUInt16LE(name.length, 28);
+    central.writeUInt32LE(((0o100000 | mode) << 16) >>> 0, 38); // regular file and its mode
+    central.writeUInt32LE(offset, 42);
+    locals.push(local, name, packed);
+    centrals.push(central, name);
+    offset += local.length + name.length + packed.length;
+  }
+  const directory = Buffer.concat(centrals);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(centrals.length / 2, 8);
+  end.writeUInt16LE(centrals.length / 2, 10);
+  end.writeUInt32LE(directory.length, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...locals, directory, end]);
+}
+
+/** What was written: a top-level file or folder of OUT (or OUT.zip) and its file count. */
+interface Written {
+  path: string;
+  /** Files in it, for a folder; null for a file. */
+  files: number | null;
+}
+
+/** Builds the bundle in OUT and OUT.zip; returns what it wrote, top-level entry by entry. */
+function buildBundle(out: string, fixtures: readonly string[]): Written[] {
+  if (existsSync(out) && (!statSync(out).isDirectory() || readdirSync(out).length > 0)) {
+    throw new SetupError(
+      `${out} already exists and is not an empty folder: remove it or pick another OUT`,
+    );
+  }
+  const names = new Map<string, string>();
+  for (const dir of fixtures) {
+    if (!existsSync(dir) || !statSync(dir).isDirectory()) {
+      throw new SetupError(`--fixtures ${dir}: no such folder`);
+    }
+    const name = basename(dir);
+    const clash = names.get(name);
+    if (clash !== undefined) {
+      throw new SetupError(
+        `--fixtures ${clash} and ${dir} have the same folder name, so their case ids would clash`,
+      );
+    }
+    names.set(name, dir);
+  }
+  // The private cases must load as the grader will load them (exit 2 with every problem if not).
+  loadCases(BUILT_IN_CASES_DIR, [...fixtures], new FixtureSchemas());
+
+  for (const item of BUNDLED) {
+    cpSync(join(KIT_ROOT, item), join(out, item), {
+      recursive: true,
+      filter: (src) => !/[\\/](node_modules|\.DS_Store)$/.test(src),
+    });
+  }
+  for (const file of ENTRY_POINTS) {
+    cpSync(join(KIT_ROOT, "templates", "gradescope", file), join(out, file));
+    chmodSync(join(out, file), 0o755);
+  }
+  for (const [name, dir] of names) {
+    cpSync(dir, join(out, PRIVATE_CASES_DIR, name), { recursive: true });
+  }
+  const zip = `${out.replace(/[\\/]+$/, "")}.zip`;
+  writeFileSync(zip, zipFolder(out));
+
+  const written: Written[] = [];
+  for (const entry of readdirSync(out, { withFileTypes: true }).sort((a, b) =>
+    a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+  )) {
+    const path = join(out, entry.name);
+    written.push({ path, files: entry.isDirectory() ? filesUnder(path).length : null });
+  }
+  written.push({ path: zip, files: null });
+  return written;
+}
+
+function main(argv: string[]): number {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      fixtures: { type: "string", multiple: true, default: [] },
+      help: { type: "boolean", short: "h", default: false },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  if (positionals.length !== 1 || positionals[0] === undefined) {
+    throw new SetupError(`give exactly one OUT folder\n\n${USAGE}`);
+  }
+  // npm runs scripts from the package root; INIT_CWD is where the user typed the command.
+  const cwd = process.env.INIT_CWD ?? process.cwd();
+  const out = resolve(cwd, positionals[0]);
+  const fixtures = values.fixtures.map((dir) => resolve(cwd, dir));
+  const written = buildBundle(out, fixtures);
+  // Paths as the user wrote OUT: relative to where they typed the command, unless OUT was absolute.
+  const shown = (path: string) =>
+    isAbsolute(positionals[0] ?? "") ? path : relative(cwd, path) || ".";
+  process.stdout.write(
+    [
+      ...written.map(
+        (w) => `wrote ${shown(w.path)}${w.files === null ? "" : `/ (${w.files} files)`}`,
+      ),
+      ``,
+      `Upload ${shown(`${out}.zip`)} on Gradescope (the assignment's Configure Autograder page, Zip`,
+      `file upload). Private cases: ${fixtures.length === 0 ? "none" : fixtures.map((f) => basename(f)).join(", ")}.`,
+      ``,
+    ].join("\n"),
+  );
+  return 0;
+}
+
+try {
+  process.exitCode = main(process.argv.slice(2));
+} catch (error) {
+  process.stderr.write(
+    `gradescope-bundle: ${error instanceof Error ? error.message : String(error)}\n`,
+  );
+  process.exitCode = 2;
+}

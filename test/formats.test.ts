@@ -1,0 +1,569 @@
+// The platform formats (--format junit, gradescope, github, exercism) end to end: the reference,
+// the starter and a failing variant are each graded once with every format at once, and each
+// document is checked against its published shape (ajv schemas for the JSON formats, an XML parser
+// for JUnit, the workflow-command syntax for GitHub). Private cases with crafted text check the
+// escaping.
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Ajv } from "ajv";
+import { XMLParser, XMLValidator } from "fast-xml-parser";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { ExercismResults } from "../grader/report/exercism.ts";
+import { escapeData, escapeProperty, workflowCommand } from "../grader/report/github.ts";
+import type { GradescopeResults } from "../grader/report/gradescope.ts";
+import { xmlAttr, xmlSafe, xmlText } from "../grader/report/junit.ts";
+import { grade, variantOfSolution, type ResultsJson } from "./helpers/grader.ts";
+import { CASES_DIR, ROOT } from "./helpers/program.ts";
+
+const schema = (name: string) =>
+  new Ajv({ allErrors: true, strict: true }).compile(
+    JSON.parse(readFileSync(join(ROOT, "grader", "schemas", name), "utf8")) as object,
+  );
+const validateGradescope = schema("gradescope-results.schema.json");
+const validateExercism = schema("exercism-results.schema.json");
+
+function expectGradescope(doc: unknown): void {
+  validateGradescope(doc);
+  expect(validateGradescope.errors ?? [], "matches gradescope-results.schema.json").toEqual([]);
+}
+function expectExercism(doc: unknown): void {
+  validateExercism(doc);
+  expect(validateExercism.errors ?? [], "matches exercism-results.schema.json").toEqual([]);
+}
+
+// ---- JUnit, as a reader sees it ----
+
+interface JunitFailure {
+  message: string;
+  type: string;
+  "#text"?: string;
+}
+interface JunitCase {
+  classname: string;
+  name: string;
+  time: string;
+  failure?: JunitFailure;
+  error?: JunitFailure;
+  skipped?: { message: string };
+}
+interface JunitSuite {
+  name: string;
+  tests: string;
+  failures: string;
+  errors: string;
+  skipped: string;
+  testcase: JunitCase[];
+}
+interface Junit {
+  testsuites: JunitSuite & { testsuite: JunitSuite[] };
+}
+
+function parseJunit(xml: string): Junit {
+  expect(XMLValidator.validate(xml)).toBe(true);
+  return new XMLParser({
+    ignoreAttributes: false,
+    attributeNamePrefix: "",
+    isArray: (name) => name === "testsuite" || name === "testcase",
+    parseTagValue: false,
+    parseAttributeValue: false,
+    trimValues: false,
+    htmlEntities: true,
+  }).parse(xml) as Junit;
+}
+
+// ---- GitHub workflow commands, as the runner reads them ----
+
+interface Annotation {
+  kind: string;
+  title: string;
+  message: string;
+  raw: string;
+}
+
+const unescapeData = (s: string) =>
+  s.replace(/%0D/g, "\r").replace(/%0A/g, "\n").replace(/%25/g, "%");
+const unescapeProperty = (s: string) => unescapeData(s.replace(/%3A/g, ":").replace(/%2C/g, ","));
+
+/** The annotations on standard output, skipping what `::stop-commands::` fences off. */
+function parseAnnotations(stdout: string): Annotation[] {
+  const found: Annotation[] = [];
+  let stopToken: string | null = null;
+  for (const line of stdout.split("\n")) {
+    if (stopToken !== null) {
+      if (line === `::${stopToken}::`) stopToken = null;
+      continue;
+    }
+    const stop = /^::stop-commands::(.+)$/.exec(line);
+    if (stop?.[1] !== undefined) {
+      stopToken = stop[1];
+      continue;
+    }
+    const m = /^::(error|warning|notice)(?: ([^:]*))?::(.*)$/.exec(line);
+    if (m === null) continue;
+    const props = new Map(
+      (m[2] ?? "")
+        .split(",")
+        .filter((p) => p !== "")
+        .map((p) => {
+          const eq = p.indexOf("=");
+          return [p.slice(0, eq), unescapeProperty(p.slice(eq + 1))] as const;
+        }),
+    );
+    found.push({
+      kind: m[1] ?? "",
+      title: props.get("title") ?? "",
+      message: unescapeData(m[3] ?? ""),
+      raw: line,
+    });
+  }
+  expect(stopToken, "every ::stop-commands:: is resumed").toBeNull();
+  return found;
+}
+
+// ---- one grading run with every format ----
+
+interface Run {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+  results: ResultsJson;
+  junit: string;
+  gradescope: GradescopeResults;
+  exercism: ExercismResults;
+  summary: string;
+}
+
+const EARLIER_SUMMARY = "# An earlier step's summary\n";
+
+function gradeAllFormats(args: string[], env: NodeJS.ProcessEnv = {}): Run {
+  const dir = mkdtempSync(join(tmpdir(), "kit-formats-"));
+  const file = (name: string) => join(dir, name);
+  writeFileSync(file("summary.md"), EARLIER_SUMMARY);
+  const run = grade(
+    [
+      ...args,
+      "--format",
+      "github",
+      "--format",
+      `json=${file("results.json")}`,
+      "--format",
+      `junit=${file("junit.xml")}`,
+      "--format",
+      `gradescope=${file("gradescope.json")}`,
+      "--format",
+      `exercism=${file("exercism.json")}`,
+    ],
+    { GITHUB_STEP_SUMMARY: file("summary.md"), ...env },
+  );
+  const read = (name: string) => {
+    try {
+      return readFileSync(file(name), "utf8");
+    } catch {
+      throw new Error(`${name} was not written (exit ${run.status}): ${run.stderr}`);
+    }
+  };
+  return {
+    ...run,
+    results: JSON.parse(read("results.json")) as ResultsJson,
+    junit: read("junit.xml"),
+    gradescope: JSON.parse(read("gradescope.json")) as GradescopeResults,
+    exercism: JSON.parse(read("exercism.json")) as ExercismResults,
+    summary: read("summary.md"),
+  };
+}
+
+/** Checks what every run shares: one suite, one testcase per case, counts, annotations' caps. */
+function expectCommonShape(run: Run): void {
+  const ids = run.results.cases.map((c) => c.id);
+  const failed = run.results.cases.filter((c) => c.status !== "pass" && c.status !== "skipped");
+
+  const suites = parseJunit(run.junit).testsuites.testsuite;
+  expect(suites).toHaveLength(1);
+  const suite = suites[0] as JunitSuite;
+  expect(suite.testcase.map((t) => t.name)).toEqual(ids);
+  const keys = suite.testcase.map((t) => `${t.classname}\u0000${t.name}`);
+  expect(new Set(keys).size).toBe(keys.length);
+  expect(Number(suite.tests)).toBe(ids.length);
+  expect(Number(suite.failures) + Number(suite.errors)).toBe(failed.length);
+
+  expectGradescope(run.gradescope);
+  expect(run.gradescope.tests.map((t) => t.name.split(":")[0])).toEqual(ids);
+  expectExercism(run.exercism);
+  expect(run.exercism.tests).toHaveLength(ids.length);
+
+  const annotations = parseAnnotations(run.stdout);
+  for (const kind of ["error", "warning"]) {
+    expect(annotations.filter((a) => a.kind === kind).length).toBeLessThanOrEqual(10);
+  }
+  expect(run.summary.startsWith(EARLIER_SUMMARY), "the summary is appended").toBe(true);
+  expect(run.summary).toContain(
+    `## Grading ${run.results.submission.replace(/([\\`*_[\]|#~])/g, "\\$1")}: ${run.results.score}/${run.results.maxScore} required points`,
+  );
+}
+
+describe("the reference (solution/) in every format", () => {
+  let run: Run;
+  beforeAll(() => {
+    run = gradeAllFormats(["solution"]);
+  });
+
+  it("exits 0 and every document has the published shape", () => {
+    expect(run.status, run.stderr).toBe(0);
+    expectCommonShape(run);
+  });
+
+  it("junit: every testcase passed, classname says required or extension", () => {
+    const suite = parseJunit(run.junit).testsuites.testsuite[0] as JunitSuite;
+    expect(suite.failures).toBe("0");
+    expect(suite.errors).toBe("0");
+    for (const [i, t] of suite.testcase.entries()) {
+      expect(t.failure ?? t.error ?? t.skipped).toBeUndefined();
+      expect(t.classname).toBe(
+        run.results.cases[i]?.required ? "cases.required" : "cases.extension",
+      );
+    }
+  });
+
+  it("gradescope: full marks, extension cases marked, everything visible", () => {
+    const tests = run.gradescope.tests;
+    const total = tests.reduce((s, t) => s + t.score, 0);
+    expect(total).toBe(run.results.maxScore + run.results.extensionMaxScore);
+    expect(tests.reduce((s, t) => s + t.max_score, 0)).toBe(total);
+    for (const [i, t] of tests.entries()) {
+      const c = run.results.cases[i];
+      expect(t.status).toBe("passed");
+      expect(t.visibility).toBe("visible");
+      expect(t.tags).toEqual([c?.required ? "required" : "extension"]);
+      expect(t.name.endsWith(" (extension)")).toBe(c?.required === false);
+    }
+    expect(run.gradescope.stdout_visibility).toBe("hidden");
+  });
+
+  it("exercism: status pass, each test linked to its task", () => {
+    expect(run.exercism.version).toBe(3);
+    expect(run.exercism.status).toBe("pass");
+    expect(run.exercism).not.toHaveProperty("message");
+    for (const [i, t] of run.exercism.tests.entries()) {
+      const id = run.results.cases[i]?.id ?? "";
+      const meta = JSON.parse(readFileSync(join(CASES_DIR, id, "case.json"), "utf8")) as {
+        mode: string;
+      };
+      const expected = JSON.parse(
+        readFileSync(join(CASES_DIR, id, "expected.json"), "utf8"),
+      ) as object;
+      const decodes = meta.mode === "decode" || "error" in expected;
+      expect(t.task_id, id).toBe(decodes ? 1 : 2);
+      expect(t.status).toBe("pass");
+      expect(t.message).toBeNull();
+      expect(t.test_code).toContain(`npm run grade -- --only ${id}`);
+    }
+  });
+
+  it("github: no annotations, the log folded, a summary with every case", () => {
+    expect(parseAnnotations(run.stdout)).toEqual([]);
+    expect(run.stdout).toMatch(/^::group::Grading solution: every case\n::stop-commands::\S+\n/);
+    expect(run.stdout).toContain("::endgroup::\n");
+    expect(run.stdout).toContain(`Required:  ${run.results.score}/${run.results.maxScore} points`);
+    expect(run.summary.match(/^\| ✅ \|/gm)).toHaveLength(run.results.cases.length);
+    expect(run.summary).not.toContain("<details>");
+  });
+});
+
+describe("the starter in every format", () => {
+  let run: Run;
+  beforeAll(() => {
+    run = gradeAllFormats([]);
+  });
+
+  it("exits 1 and every document has the published shape", () => {
+    expect(run.status, run.stderr).toBe(1);
+    expectCommonShape(run);
+  });
+
+  it("junit: every case an <error> of type not-implemented, its message also in the body", () => {
+    const suite = parseJunit(run.junit).testsuites.testsuite[0] as JunitSuite;
+    expect(Number(suite.errors)).toBe(run.results.cases.length);
+    for (const t of suite.testcase) {
+      expect(t.error?.type).toBe("not-implemented");
+      expect(t.error?.message).toMatch(/^not implemented yet: decodeSubscription/);
+      expect(t.error?.["#text"]).toContain(t.error?.message ?? "(none)");
+    }
+  });
+
+  it("github: at most 10 errors and 10 warnings, the last one counting the rest", () => {
+    const annotations = parseAnnotations(run.stdout);
+    const required = run.results.cases.filter((c) => c.required);
+    const extension = run.results.cases.filter((c) => !c.required);
+    const errors = annotations.filter((a) => a.kind === "error");
+    const warnings = annotations.filter((a) => a.kind === "warning");
+    expect(required.length).toBeGreaterThan(10);
+    expect(errors).toHaveLength(10);
+    expect(errors.slice(0, 9).map((a) => a.title)).toEqual(
+      required.slice(0, 9).map((c) => `${c.id} (0/${c.maxPoints})`),
+    );
+    expect(errors[9]?.title).toBe(`${required.length - 9} more required cases did not pass`);
+    expect(errors[9]?.message).toContain(
+      required
+        .slice(9)
+        .map((c) => c.id)
+        .join(", "),
+    );
+    expect(warnings).toHaveLength(Math.min(10, extension.length));
+    expect(warnings[0]?.title).toBe(
+      `${extension[0]?.id} (0/${extension[0]?.maxPoints}, extension)`,
+    );
+    expect(errors[0]?.message).toMatch(/^not implemented yet: decodeSubscription/);
+  });
+
+  it("gradescope: 0 points, every test failed with the stub's message", () => {
+    expect(run.gradescope.tests.every((t) => t.score === 0 && t.status === "failed")).toBe(true);
+    expect(run.gradescope.tests[0]?.output).toMatch(/^not implemented yet: decodeSubscription/);
+  });
+
+  it("exercism: status fail (the stubs ran), each test an error with a message", () => {
+    expect(run.exercism.status).toBe("fail");
+    for (const t of run.exercism.tests) {
+      expect(t.status).toBe("error");
+      expect(t.message).toMatch(/^not implemented yet/);
+      expect((t.output ?? "").length).toBeLessThanOrEqual(500);
+    }
+  });
+});
+
+describe("a failing variant in every format", () => {
+  let run: Run;
+  beforeAll(() => {
+    const dir = variantOfSolution([
+      {
+        file: "range-assignor.ts",
+        search: "return a < b ? -1 : a > b ? 1 : 0;",
+        replace: 'return a.localeCompare(b, "en-US");',
+      },
+    ]);
+    run = gradeAllFormats([dir]);
+  });
+
+  const failedIds = (required: boolean) =>
+    run.results.cases
+      .filter((c) => c.status !== "pass" && c.required === required)
+      .map((c) => c.id);
+
+  it("fails some required and some extension cases, and every document has the shape", () => {
+    expect(run.status).toBe(1);
+    expect(failedIds(true).length).toBeGreaterThan(0);
+    expect(failedIds(false).length).toBeGreaterThan(0);
+    expectCommonShape(run);
+  });
+
+  it("junit: a <failure> exactly for each failed case, message in the attribute and the body", () => {
+    const suite = parseJunit(run.junit).testsuites.testsuite[0] as JunitSuite;
+    for (const [i, t] of suite.testcase.entries()) {
+      const c = run.results.cases[i];
+      if (c?.status === "pass") {
+        expect(t.failure ?? t.error).toBeUndefined();
+        continue;
+      }
+      expect(c?.status).toBe("fail");
+      expect(t.failure?.type).toBe("wrong-output");
+      expect(t.failure?.message).toBe(`wrong-output: ${c?.message}`);
+      const body = t.failure?.["#text"] ?? "";
+      // The body: the title, the message, then the text report's details for the case.
+      expect(body.split("\n").slice(0, 2)).toEqual([c?.title, t.failure?.message]);
+      expect(body).toMatch(/\ninput: .*\n[^]*LESSON\.md#/);
+    }
+  });
+
+  it("github: errors for the failed required cases, warnings for the extension ones", () => {
+    const annotations = parseAnnotations(run.stdout);
+    const titleId = (a: Annotation) => a.title.replace(/ \(.*\)$/, "");
+    expect(annotations.filter((a) => a.kind === "error").map(titleId)).toEqual(failedIds(true));
+    expect(annotations.filter((a) => a.kind === "warning").map(titleId)).toEqual(failedIds(false));
+    for (const a of annotations) {
+      expect(a.message).toMatch(/^wrong-output: .*\nhint: .*\nread: LESSON\.md#.*\nrerun: /);
+    }
+    expect(run.summary).toContain(`<details><summary>${failedIds(true)[0]}`);
+  });
+
+  it("gradescope and exercism: the failed cases, with the text report's details", () => {
+    for (const [i, t] of run.gradescope.tests.entries()) {
+      const passed = run.results.cases[i]?.status === "pass";
+      expect(t.status).toBe(passed ? "passed" : "failed");
+      if (!passed) expect(t.output).toMatch(/^wrong-output: .*\ninput: [^]*LESSON\.md#/);
+    }
+    expect(run.exercism.status).toBe("fail");
+    for (const [i, t] of run.exercism.tests.entries()) {
+      const passed = run.results.cases[i]?.status === "pass";
+      expect(t.status).toBe(passed ? "pass" : "fail");
+      if (!passed) expect(t.message).toMatch(/^wrong-output: .*\ninput: [^]*LESSON\.md#/);
+    }
+  });
+});
+
+describe("programs that do not build or crash", () => {
+  const submission = (name: string) => join(ROOT, "test", "submissions", name);
+
+  it("a build error: exercism status error with the build errors, junit <error type=build-error>", () => {
+    const run = gradeAllFormats([submission("import-answers"), "--only", "07-idle-members"]);
+    expect(run.status).toBe(1);
+    expectCommonShape(run);
+    expect(run.exercism.status).toBe("error");
+    expect(run.exercism.message).toMatch(/^Your program did not build:\n.*outside the submission/);
+    const t = (parseJunit(run.junit).testsuites.testsuite[0] as JunitSuite).testcase[0];
+    expect(t?.error?.type).toBe("build-error");
+    expect(run.gradescope.output).toMatch(/^Your program did not build:/);
+  });
+
+  it("a crash: junit <error type=crash>, exercism output is the end of standard error", () => {
+    const run = gradeAllFormats([submission("crash"), "--only", "07-idle-members"]);
+    expectCommonShape(run);
+    const t = (parseJunit(run.junit).testsuites.testsuite[0] as JunitSuite).testcase[0];
+    expect(t?.error?.type).toBe("crash");
+    expect(run.exercism.status).toBe("fail");
+    expect(run.exercism.tests[0]?.status).toBe("error");
+    expect(run.exercism.tests[0]?.output).toContain("TypeError: boom");
+  });
+});
+
+describe("private cases and crafted text", () => {
+  // A private folder and case whose names and text need escaping in every format.
+  const folder = "odd%,:cases";
+  const caseName = "01-a,b:c%d";
+  const id = `${folder}/${caseName}`;
+  const title = "Bell\u0007 & <tag> \"quoted\" 'single' lone\ud800 surrogate, astral 😀";
+  const hint = "100% sure:\nline two, with a comma";
+  let run: Run;
+  let privateDir: string;
+  beforeAll(() => {
+    privateDir = join(mkdtempSync(join(tmpdir(), "kit-private-")), folder);
+    const caseDir = join(privateDir, caseName);
+    mkdirSync(caseDir, { recursive: true });
+    const source = join(CASES_DIR, "06-uppercase-before-lowercase");
+    cpSync(source, caseDir, { recursive: true });
+    const meta = JSON.parse(readFileSync(join(source, "case.json"), "utf8")) as object;
+    writeFileSync(join(caseDir, "case.json"), JSON.stringify({ ...meta, title, hint }));
+    const dir = variantOfSolution([
+      {
+        file: "range-assignor.ts",
+        search: "return a < b ? -1 : a > b ? 1 : 0;",
+        replace: 'return a.localeCompare(b, "en-US");',
+      },
+    ]);
+    run = gradeAllFormats([dir, "--fixtures", privateDir, "--only", id]);
+  });
+
+  it("github: title and message escaped as workflow commands need", () => {
+    expect(run.status, run.stderr).toBe(1);
+    const [annotation, ...rest] = parseAnnotations(run.stdout);
+    expect(rest).toEqual([]);
+    expect(annotation?.kind).toBe("error");
+    expect(annotation?.raw).toMatch(
+      /^::error title=odd%25%2C%3Acases\/01-a%2Cb%3Ac%25d \(0\/2\)::wrong-output: [^\n]*%0Ahint: 100%25 sure:%0Aline two, with a comma$/,
+    );
+    expect(annotation?.title).toBe(`${id} (0/2)`);
+    // A private case's annotation gives the hint, not the input, answer or paths.
+    expect(annotation?.message).toBe(
+      `wrong-output: ${run.results.cases[0]?.message}\nhint: ${hint}`,
+    );
+  });
+
+  it("junit: well-formed, characters XML forbids stripped, the rest escaped and read back", () => {
+    const suite = parseJunit(run.junit).testsuites.testsuite[0] as JunitSuite;
+    const t = suite.testcase[0];
+    expect(t?.name).toBe(id);
+    expect(t?.classname).toBe(`private.${folder}.required`);
+    const body = t?.failure?.["#text"] ?? "";
+    expect(body.split("\n")[0]).toBe("Bell & <tag> \"quoted\" 'single' lone surrogate, astral 😀");
+    expect(body.split("\n")[1]).toBe(`wrong-output: ${run.results.cases[0]?.message}`);
+    expect(run.junit.includes("\u0007")).toBe(false);
+  });
+
+  it("gradescope: the private case is after_published and its output shows no input or answer", () => {
+    const t = run.gradescope.tests[0];
+    expect(t?.visibility).toBe("after_published");
+    expect(t?.tags).toEqual(["required", "private"]);
+    expect(t?.output).toBe(`wrong-output: ${run.results.cases[0]?.message}\nhint: ${hint}`);
+  });
+
+  it("exercism: the private case's test_code does not show its input", () => {
+    const t = run.exercism.tests[0];
+    expect(t?.test_code).toContain("(private case)");
+    expect(t?.test_code).not.toContain("input:");
+    expectExercism(run.exercism);
+  });
+
+  it("GRADESCOPE_PRIVATE_VISIBILITY sets the private cases' visibility, and is checked", () => {
+    const hidden = gradeAllFormats(["solution", "--fixtures", privateDir, "--only", id], {
+      GRADESCOPE_PRIVATE_VISIBILITY: "hidden",
+    });
+    expect(hidden.gradescope.tests[0]?.visibility).toBe("hidden");
+    const bad = grade(["solution", "--format", "gradescope"], {
+      GRADESCOPE_PRIVATE_VISIBILITY: "students",
+    });
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain("GRADESCOPE_PRIVATE_VISIBILITY=students is not a Gradescope");
+  });
+});
+
+describe("escaping helpers", () => {
+  it("workflow commands: %, CR and LF in data; also : and , in properties", () => {
+    expect(escapeData("50% a:b, c\r\nd")).toBe("50%25 a:b, c%0D%0Ad");
+    expect(escapeProperty("50% a:b, c\nd")).toBe("50%25 a%3Ab%2C c%0Ad");
+    expect(workflowCommand("error", { title: "t:1,2" }, "m%\n")).toBe(
+      "::error title=t%3A1%2C2::m%25%0A",
+    );
+  });
+
+  it("XML: illegal characters stripped, astral characters and tab/newline/CR kept", () => {
+    expect(xmlSafe("a\u0000b\u001bc\u000bd\ufffee\tf\ng\rh")).toBe("abcde\tf\ng\rh");
+    expect(xmlSafe("x\ud800y\udc00z😀")).toBe("xyz😀");
+    expect(xmlText(`<a & "b">`)).toBe(`&lt;a &amp; "b"&gt;`);
+    expect(xmlAttr(`"it's"\n`)).toBe("&quot;it&apos;s&quot;&#10;");
+  });
+});
+
+describe("the schemas are strict enough to catch a wrong field", () => {
+  const gradescopeTest = {
+    name: "t",
+    score: 1,
+    max_score: 1,
+    status: "passed",
+    output: "",
+    visibility: "visible",
+  };
+  it.each([
+    ["a status Gradescope does not know", { tests: [{ ...gradescopeTest, status: "pass" }] }],
+    ["a misspelt field", { tests: [{ ...gradescopeTest, maxScore: 1 }] }],
+    ["an unknown visibility", { tests: [{ ...gradescopeTest, visibility: "private" }] }],
+    ["no score anywhere", { tests: [{ name: "t", status: "passed" }] }],
+  ])("gradescope rejects %s", (_, doc) => {
+    expect(validateGradescope(doc)).toBe(false);
+  });
+
+  const exercismTest = { name: "t", status: "pass", message: null, output: null, test_code: "x" };
+  it.each([
+    ["version 2", { version: 2, status: "pass", tests: [exercismTest] }],
+    ["status passed", { version: 3, status: "passed", tests: [exercismTest] }],
+    [
+      "a top-level message without status error",
+      { version: 3, status: "pass", message: "x", tests: [] },
+    ],
+    ["status error without a message", { version: 3, status: "error" }],
+    [
+      "status pass with a failed test",
+      { version: 3, status: "pass", tests: [{ ...exercismTest, status: "fail", message: "m" }] },
+    ],
+    [
+      "a failed test without a message",
+      { version: 3, status: "fail", tests: [{ ...exercismTest, status: "fail" }] },
+    ],
+    [
+      "output over 500 characters",
+      { version: 3, status: "pass", tests: [{ ...exercismTest, output: "x".repeat(501) }] },
+    ],
+    ["a task_id of 0", { version: 3, status: "pass", tests: [{ ...exercismTest, task_id: 0 }] }],
+    ["no test_code", { version: 3, status: "pass", tests: [{ name: "t", status: "pass" }] }],
+  ])("exercism rejects %s", (_, doc) => {
+    expect(validateExercism(doc)).toBe(false);
+  });
+});
