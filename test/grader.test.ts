@@ -204,7 +204,9 @@ describe("the text report on a failure", () => {
     ]);
     const run = grade([dir, "--only", "01-lesson-7-partitions-3-members"]);
     expect(run.stdout).not.toContain("This looks like");
-    expect(run.stdout).toMatch(/hint: .+\n\s+read: LESSON\.md#worked-example-7-partitions-3-members/);
+    expect(run.stdout).toMatch(
+      /hint: .+\n\s+read: LESSON\.md#worked-example-7-partitions-3-members/,
+    );
   });
 });
 
