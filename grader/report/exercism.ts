@@ -6,7 +6,7 @@
 import type { CaseResult, GradeResults } from "../grade.ts";
 import { failureLine, isPrivateCase } from "./gradescope.ts";
 import type { Reporter, Sink } from "./reporter.ts";
-import { failureDetails, inputBrief } from "./text.ts";
+import { adviceLines, failureDetails, inputBrief } from "./text.ts";
 
 /** The interface's limits: `message` 65535 characters, `output` 500. */
 const MESSAGE_MAX_CHARS = 65_535;
@@ -62,7 +62,7 @@ function message(r: CaseResult): string | null {
   if (r.status === "pass") return null;
   const why = failureLine(r);
   const details = isPrivateCase(r)
-    ? [`hint: ${r.case.hint}`]
+    ? adviceLines(r)
     : failureDetails(r, false).filter((line) => !line.startsWith("rerun:"));
   return clip([why, ...details].join("\n"), MESSAGE_MAX_CHARS);
 }

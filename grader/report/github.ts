@@ -12,7 +12,7 @@ import { randomUUID } from "node:crypto";
 import type { CaseResult, GradeResults } from "../grade.ts";
 import { failureLine, isPrivateCase } from "./gradescope.ts";
 import { MemorySink, type Reporter, type Sink } from "./reporter.ts";
-import { failureDetails, scoreLines, textReporter } from "./text.ts";
+import { adviceLines, failureDetails, scoreLines, textReporter } from "./text.ts";
 
 /** Annotations GitHub shows per step and per kind (more are dropped silently). */
 export const ANNOTATIONS_PER_STEP = 10;
@@ -47,10 +47,10 @@ function clip(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }
 
-/** An annotation's message: what went wrong, the hint, the lesson section, the rerun command. */
+/** An annotation's message: what went wrong, the named mistake or the hint, the rerun command. */
 function annotationMessage(r: CaseResult): string {
-  const lines = [failureLine(r), `hint: ${r.case.hint}`];
-  if (!isPrivateCase(r)) lines.push(`read: LESSON.md#${r.case.lesson}`, `rerun: ${r.rerun}`);
+  const lines = [failureLine(r), ...adviceLines(r)];
+  if (!isPrivateCase(r)) lines.push(`rerun: ${r.rerun}`);
   return clip(lines.join("\n"), MESSAGE_MAX_CHARS);
 }
 

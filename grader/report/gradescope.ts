@@ -6,7 +6,7 @@
 import { SetupError } from "../errors.ts";
 import type { CaseResult, GradeResults } from "../grade.ts";
 import type { Reporter, Sink } from "./reporter.ts";
-import { failureDetails, scoreLines } from "./text.ts";
+import { adviceLines, failureDetails, scoreLines } from "./text.ts";
 
 export type GradescopeVisibility = "hidden" | "after_due_date" | "after_published" | "visible";
 const VISIBILITIES: readonly GradescopeVisibility[] = [
@@ -54,7 +54,7 @@ export function failureLine(r: CaseResult): string {
 function testOutput(r: CaseResult): string {
   if (r.status === "pass") return "";
   const why = failureLine(r);
-  if (isPrivateCase(r)) return [why, `hint: ${r.case.hint}`].join("\n");
+  if (isPrivateCase(r)) return [why, ...adviceLines(r)].join("\n");
   // The rerun command names the autograder's own paths; a student reruns the case in the handout.
   const details = failureDetails(r, false).filter((line) => !line.startsWith("rerun:"));
   return [why, ...details, `rerun in your handout: npm run grade -- --only ${r.id}`].join("\n");

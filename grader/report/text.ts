@@ -138,15 +138,22 @@ export function failureDetails(r: CaseResult, colour: boolean): string[] {
     lines.push(pc.dim(`last lines of standard error:`));
     for (const l of tail) lines.push(`  ${pc.dim("|")} ${l}`);
   }
-  const diagnosis = describeMistakes(r.mistakes);
-  if (diagnosis.length > 0) {
-    lines.push(`${pc.yellow(diagnosis[0] ?? "")}`, ...diagnosis.slice(1));
-  } else {
-    lines.push(`${pc.dim("hint:")} ${c.hint}`);
-    lines.push(`${pc.dim("read:")} LESSON.md#${c.lesson}`);
-  }
+  const [first = "", ...rest] = adviceLines(r);
+  lines.push(r.mistakes.length > 0 ? pc.yellow(first) : first, ...rest);
   lines.push(`${pc.dim("rerun:")} ${r.rerun}`);
   return lines;
+}
+
+/**
+ * What to do about a failed case: the named mistake with its explanation and lesson section, or,
+ * when no catalogued mistake matches, the case's hint and lesson section. Never shows the input
+ * or the answer, so it suits private cases too.
+ */
+export function adviceLines(r: CaseResult): string[] {
+  const diagnosis = describeMistakes(r.mistakes);
+  return diagnosis.length > 0
+    ? diagnosis
+    : [`hint: ${r.case.hint}`, `read: LESSON.md#${r.case.lesson}`];
 }
 
 /** The score lines: required and extension apart. */
