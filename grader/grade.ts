@@ -2,26 +2,21 @@
  * Grading one submission: build it once, run every case as its own process (several at a time),
  * judge each run, and hand each result to the reporters in fixture order.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { judge, type Reason, type Status, type Verdict } from "./compare/verdict.ts";
 import type { Case, FixtureSchemas } from "./fixtures/load.ts";
 import { buildSubmission } from "./run/build.ts";
-import { runProcess, type RawRun } from "./run/run-process.ts";
+import { runProcess, type ProcessSpec, type RawRun } from "./run/run-process.ts";
+import { acquireSlot, commandProgram, nodeProgram, releaseSlot } from "./run/sandbox.ts";
+import { typeCheck } from "./run/typecheck.ts";
 import type { Reporter } from "./report/reporter.ts";
+import type { SubmissionTarget } from "./options.ts";
 import { matchMistakes, type OutcomeSource } from "./diagnose/diagnose.ts";
 
-/** What is graded: a folder with src/main.ts. */
-export interface Submission {
-  /** The folder, absolute. */
-  path: string;
-  /** How the user named it (shown in reports and in the rerun command). */
-  name: string;
-}
-
 export interface GradeOptions {
-  submission: Submission;
+  /** A folder with src/main.ts (built once with esbuild), or any command (--cmd). */
+  submission: SubmissionTarget;
   cases: readonly Case[];
   schemas: FixtureSchemas;
   /** Per-case wall-clock limit, milliseconds. */
@@ -32,6 +27,8 @@ export interface GradeOptions {
   memoryMiB: number;
   /** Cases run at once. */
   concurrency: number;
+  /** Type-check a folder submission with tsc before grading (--types); errors fail the build. */
+  typeCheck?: boolean;
   kit: { version: string; fixtures: string };
   reporters: readonly Reporter[];
   /** Rebuilds the command line that reruns one case, for failure messages. */
@@ -101,39 +98,79 @@ function result(
   };
 }
 
-/** The environment a submission runs with: nothing of the grader's own. */
-function programEnv(): NodeJS.ProcessEnv {
+/** A submission ready to run: how to start its program on one case, in a given slot. */
+export interface Program {
+  spec(c: Case, slot: number): ProcessSpec;
+}
+
+/**
+ * Gets a submission ready: a folder is bundled once (and type-checked with --types); a command
+ * needs nothing.
+ *
+ * @returns the program, or the build errors; and a cleanup for what was built
+ */
+export async function prepareProgram(
+  target: SubmissionTarget,
+  limits: Pick<GradeOptions, "memoryMiB" | "timeoutMs"> & { typeCheck?: boolean | undefined },
+): Promise<{ program?: Program; errors: string[]; cleanup: () => void }> {
+  if (target.kind === "command") {
+    return {
+      program: {
+        spec: (c, slot) =>
+          commandProgram(
+            target.command,
+            target.cwd,
+            c.mode === "decode",
+            c.inputText,
+            limits,
+            slot,
+          ),
+      },
+      errors: [],
+      cleanup: () => {},
+    };
+  }
+  const build = await buildSubmission(target.path);
+  const cleanup = () => rmSync(build.outDir, { recursive: true, force: true });
+  const errors = [...build.errors];
+  if (build.bundle !== undefined && limits.typeCheck === true)
+    errors.push(...(await typeCheck(target.path)));
+  if (build.bundle === undefined || errors.length > 0) return { errors, cleanup };
+  // The slots' users must be able to reach the bundle and the empty folder they start in.
+  const workDir = join(build.outDir, "cwd");
+  mkdirSync(workDir, { mode: 0o755 });
+  chmodSync(build.outDir, 0o755);
+  chmodSync(build.bundle, 0o644);
+  const bundle = build.bundle;
   return {
-    PATH: process.env.PATH ?? "/usr/bin:/bin",
-    LANG: "C.UTF-8",
-    LC_ALL: "C.UTF-8",
-    TZ: "UTC",
+    program: {
+      spec: (c, slot) =>
+        nodeProgram(bundle, c.mode === "decode", c.inputText, workDir, limits, slot),
+    },
+    errors: [],
+    cleanup,
   };
 }
 
-/** Runs one case of a built program: its own process, the case's input on standard input. */
-export function runCase(
-  bundle: string,
+/** Runs one case: its own process in its own slot, the case's input on standard input. */
+export async function runCase(
+  program: Program,
   c: Case,
-  workDir: string,
-  limits: Pick<GradeOptions, "memoryMiB" | "timeoutMs" | "outputCapBytes">,
+  limits: Pick<GradeOptions, "timeoutMs" | "outputCapBytes">,
 ): Promise<RawRun> {
-  return runProcess(
-    {
-      command: process.execPath,
-      args: [
-        `--max-old-space-size=${limits.memoryMiB}`,
-        "--enable-source-maps",
-        bundle,
-        ...(c.mode === "decode" ? ["--decode"] : []),
-      ],
-      cwd: workDir,
-      env: programEnv(),
-      stdin: c.inputText,
-    },
-    { timeoutMs: limits.timeoutMs, outputCapBytes: limits.outputCapBytes },
-  );
+  const slot = acquireSlot();
+  try {
+    return await runProcess(program.spec(c, slot), {
+      timeoutMs: limits.timeoutMs,
+      outputCapBytes: limits.outputCapBytes,
+    });
+  } finally {
+    releaseSlot(slot);
+  }
 }
+
+/** Three timeouts in a row, in fixture order, and the cases not yet started are skipped. */
+const TIMEOUTS_BEFORE_SKIPPING = 3;
 
 /**
  * Grades a submission against the cases.
@@ -148,20 +185,22 @@ export async function gradeSubmission(options: GradeOptions): Promise<GradeResul
 
   const results: (CaseResult | undefined)[] = new Array<CaseResult | undefined>(cases.length);
   let reported = 0;
+  const prepared = await prepareProgram(options.submission, options);
+  let timeoutStreak = 0;
+  let skipping = false;
   const publish = () => {
     // Reporters see results in fixture order even though cases finish in any order.
     while (reported < cases.length && results[reported] !== undefined) {
       const done = results[reported] as CaseResult;
+      timeoutStreak = done.status === "timeout" ? timeoutStreak + 1 : 0;
+      if (timeoutStreak >= TIMEOUTS_BEFORE_SKIPPING) skipping = true;
       for (const r of reporters) r.onCaseResult?.(done);
       reported++;
     }
   };
-
-  const build = await buildSubmission(options.submission.path);
-  const workDir = mkdtempSync(join(tmpdir(), "kit-case-"));
   try {
-    if (build.bundle === undefined) {
-      const message = `the submission did not build: ${build.errors[0] ?? "unknown error"}`;
+    if (prepared.program === undefined) {
+      const message = `the submission did not build: ${prepared.errors[0] ?? "unknown error"}`;
       cases.forEach((c, i) => {
         results[i] = result(
           c,
@@ -172,13 +211,28 @@ export async function gradeSubmission(options: GradeOptions): Promise<GradeResul
       });
       publish();
     } else {
-      const bundle = build.bundle;
+      const program = prepared.program;
       let next = 0;
       const worker = async () => {
         while (next < cases.length) {
           const index = next++;
           const c = cases[index] as Case;
-          const run = await runCase(bundle, c, workDir, options);
+          if (skipping) {
+            results[index] = result(
+              c,
+              {
+                status: "skipped",
+                reason: "skipped-after-timeouts",
+                message: `skipped: ${TIMEOUTS_BEFORE_SKIPPING} cases in a row ran out of time`,
+                outcome: { kind: "timeout" },
+              },
+              null,
+              options.rerunCommand(c.id),
+            );
+            publish();
+            continue;
+          }
+          const run = await runCase(program, c, options);
           const verdict = judge(c, run, options.schemas.output(c.mode));
           let mistakes: string[] = [];
           if (verdict.status !== "pass" && options.diagnosis !== undefined) {
@@ -194,8 +248,7 @@ export async function gradeSubmission(options: GradeOptions): Promise<GradeResul
       );
     }
   } finally {
-    rmSync(workDir, { recursive: true, force: true });
-    rmSync(build.outDir, { recursive: true, force: true });
+    prepared.cleanup();
   }
 
   const done = results as CaseResult[];
@@ -209,7 +262,7 @@ export async function gradeSubmission(options: GradeOptions): Promise<GradeResul
     extensionScore: sum(false, "points"),
     extensionMaxScore: sum(false, "maxPoints"),
     cases: done,
-    buildErrors: build.errors,
+    buildErrors: prepared.errors,
     durationMs: performance.now() - started,
   };
   for (const r of reporters) r.onRunEnd?.(graded);

@@ -40,14 +40,29 @@ export interface FormatTarget {
   file?: string;
 }
 
+/** What the grader grades: a folder with src/main.ts, or (with --cmd) any command. */
+export type SubmissionTarget =
+  | { kind: "folder"; path: string; name: string }
+  | { kind: "command"; command: string; cwd: string; name: string };
+
 export interface GradeCommand {
-  help: boolean;
-  listMistakes: boolean;
-  submission: { path: string; name: string };
+  /** What to do: grade one submission (the default), a batch, merge shards, or watch. */
+  action: "help" | "list-mistakes" | "grade" | "batch" | "merge" | "watch";
+  submission: SubmissionTarget;
   only: string[];
   fixtures: string[];
   formats: FormatTarget[];
   timeoutMs: number;
+  /** --random N --seed S: N generated cases with answers from the reference (instructor kit). */
+  random: { count: number; seed: number } | undefined;
+  /** --types: type-check a TypeScript submission before grading (off the timed path). */
+  types: boolean;
+  /** --batch DIR: every subfolder of DIR is a submission. */
+  batch: { dir: string; shard: { index: number; count: number } | undefined } | undefined;
+  /** --merge OUT1 OUT2 ...: shard report folders to join. */
+  merge: string[];
+  /** --report-dir OUT: where --batch and --merge write the gradebook and report. */
+  reportDir: string | undefined;
   /** The arguments a user would retype to grade the same way, without --only/--format. */
   rerunArgs: string[];
 }
@@ -57,17 +72,26 @@ export function userCwd(): string {
   return process.env.INIT_CWD ?? process.cwd();
 }
 
-function parsePositiveInt(text: string, option: string): number {
+function parsePositiveInt(text: string, option: string, unit: string): number {
   if (!/^\d+$/.test(text) || Number(text) <= 0) {
     throw new SetupError(
-      `${option} takes a whole number of milliseconds above 0, got ${JSON.stringify(text)}`,
+      `${option} takes a whole number of ${unit} above 0, got ${JSON.stringify(text)}`,
+    );
+  }
+  return Number(text);
+}
+
+function parseSeed(text: string): number {
+  if (!/^\d+$/.test(text) || Number(text) > 2 ** 32 - 1) {
+    throw new SetupError(
+      `--seed takes a whole number from 0 to 4294967295, got ${JSON.stringify(text)}`,
     );
   }
   return Number(text);
 }
 
 /** Resolves PATH (relative to where the user typed the command) and checks it is a submission. */
-export function resolveSubmission(path: string): { path: string; name: string } {
+export function resolveSubmission(path: string): SubmissionTarget & { kind: "folder" } {
   const candidates = [resolve(userCwd(), path)];
   if (!isAbsolute(path)) candidates.push(resolve(KIT_ROOT, path));
   const found = candidates.find((p) => existsSync(p));
@@ -87,7 +111,7 @@ export function resolveSubmission(path: string): { path: string; name: string } 
       : "";
     throw new SetupError(`${path} is not a submission: it has no src/main.ts${hint}`);
   }
-  return { path: found, name: path };
+  return { kind: "folder", path: found, name: path };
 }
 
 /**
@@ -110,6 +134,15 @@ export function parseGradeArgs(argv: string[]): GradeCommand {
         fixtures: { type: "string", multiple: true, default: [] },
         format: { type: "string", multiple: true, default: [] },
         timeout: { type: "string" },
+        cmd: { type: "string" },
+        random: { type: "string" },
+        seed: { type: "string" },
+        types: { type: "boolean", default: false },
+        batch: { type: "string" },
+        shard: { type: "string" },
+        merge: { type: "boolean", default: false },
+        "report-dir": { type: "string" },
+        watch: { type: "boolean", default: false },
       },
     });
   } catch (error) {
@@ -118,11 +151,56 @@ export function parseGradeArgs(argv: string[]): GradeCommand {
     );
   }
   const { values, positionals } = parsed;
-  const help = values.help === true;
-  if (positionals.length > 1) {
+  const action: GradeCommand["action"] = values.help
+    ? "help"
+    : values["list-mistakes"]
+      ? "list-mistakes"
+      : values.merge
+        ? "merge"
+        : values.batch !== undefined
+          ? "batch"
+          : values.watch
+            ? "watch"
+            : "grade";
+  const only = (flag: string, allowed: readonly GradeCommand["action"][]) => {
+    if (!allowed.includes(action))
+      throw new SetupError(
+        `${flag} does not go with ${action === "grade" ? "grading one submission" : `--${action}`}`,
+      );
+  };
+  if (action !== "merge" && positionals.length > 1) {
     throw new SetupError(
       `give at most one submission PATH, got ${positionals.length}: ${positionals.join(" ")}`,
     );
+  }
+  if (action === "batch" && positionals.length > 0) {
+    throw new SetupError(
+      `--batch grades every folder in its DIR: give no PATH (got ${positionals[0]})`,
+    );
+  }
+  if (values.cmd !== undefined) {
+    only("--cmd", ["grade", "watch"]);
+    if (positionals.length > 0)
+      throw new SetupError("give either a submission PATH or --cmd, not both");
+    if (values.types)
+      throw new SetupError(
+        "--types type-checks a TypeScript submission folder; it does not go with --cmd",
+      );
+  }
+  if (values.shard !== undefined) only("--shard", ["batch"]);
+  if (values["report-dir"] !== undefined) only("--report-dir", ["batch", "merge"]);
+  if ((action === "batch" || action === "merge") && values["report-dir"] === undefined) {
+    throw new SetupError(
+      `--${action} needs --report-dir OUT: the folder for the gradebook and the report`,
+    );
+  }
+  if (action === "merge" && positionals.length === 0) {
+    throw new SetupError(
+      "--merge needs the shards' report folders: --merge OUT1 OUT2 ... --report-dir OUT",
+    );
+  }
+  if (values.seed !== undefined && values.random === undefined) {
+    throw new SetupError("--seed goes with --random N (the number of generated cases)");
   }
 
   const formats: FormatTarget[] = (values.format.length > 0 ? values.format : ["text"]).map(
@@ -151,24 +229,58 @@ export function parseGradeArgs(argv: string[]): GradeCommand {
   }
 
   const fixtures = values.fixtures.map((dir) => resolve(userCwd(), dir));
-  const submission = help
-    ? defaultSubmission()
-    : positionals[0] === undefined
-      ? defaultSubmission()
-      : resolveSubmission(positionals[0]);
+  const submission: SubmissionTarget =
+    values.cmd !== undefined
+      ? { kind: "command", command: values.cmd, cwd: userCwd(), name: values.cmd }
+      : action !== "grade" && action !== "watch"
+        ? { kind: "folder", ...defaultSubmission() }
+        : positionals[0] === undefined
+          ? { kind: "folder", ...defaultSubmission() }
+          : resolveSubmission(positionals[0]);
+  const random =
+    values.random === undefined
+      ? undefined
+      : {
+          count: parsePositiveInt(values.random, "--random", "cases"),
+          seed: values.seed === undefined ? 1 : parseSeed(values.seed),
+        };
+  let shard: { index: number; count: number } | undefined;
+  if (values.shard !== undefined) {
+    const match = /^(\d+)\/(\d+)$/.exec(values.shard);
+    const index = Number(match?.[1]);
+    const count = Number(match?.[2]);
+    if (match === null || count < 1 || index < 1 || index > count) {
+      throw new SetupError(
+        `--shard takes I/N with 1 <= I <= N (I counts from 1), got ${JSON.stringify(values.shard)}`,
+      );
+    }
+    shard = { index, count };
+  }
   const rerunArgs = [
-    ...(positionals[0] === undefined ? [] : [positionals[0]]),
+    ...(values.cmd !== undefined ? ["--cmd", values.cmd] : []),
+    ...(positionals[0] === undefined || action !== "grade" ? [] : [positionals[0]]),
     ...values.fixtures.flatMap((dir) => ["--fixtures", dir]),
+    ...(random === undefined
+      ? []
+      : ["--random", String(random.count), "--seed", String(random.seed)]),
   ];
   return {
-    help,
-    listMistakes: values["list-mistakes"] === true,
+    action,
     submission,
     only: values.only,
     fixtures,
     formats,
     timeoutMs:
-      values.timeout === undefined ? 10_000 : parsePositiveInt(values.timeout, "--timeout"),
+      values.timeout === undefined
+        ? 10_000
+        : parsePositiveInt(values.timeout, "--timeout", "milliseconds"),
+    random,
+    types: values.types === true,
+    batch:
+      values.batch === undefined ? undefined : { dir: resolve(userCwd(), values.batch), shard },
+    merge: action === "merge" ? positionals.map((dir) => resolve(userCwd(), dir)) : [],
+    reportDir:
+      values["report-dir"] === undefined ? undefined : resolve(userCwd(), values["report-dir"]),
     rerunArgs,
   };
 }

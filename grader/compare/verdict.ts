@@ -97,10 +97,17 @@ export function judge(c: Case, run: RawRun, outputSchema: ValidateFunction): Ver
       signal: null,
     });
   }
-  if (run.timedOut)
+  if (run.timedOut) {
     return verdict("timeout", "timeout", "did not finish within the time limit", {
       kind: "timeout",
     });
+  }
+  if (
+    run.signal === "SIGXCPU" ||
+    (run.signal === "SIGKILL" && /CPU time limit/i.test(run.stderr))
+  ) {
+    return verdict("timeout", "timeout", "used more CPU time than the limit", { kind: "timeout" });
+  }
   if (run.outputCapped !== null) {
     return verdict(
       "error",

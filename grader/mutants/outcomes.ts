@@ -29,7 +29,7 @@ export async function mutantOutcomes(
     const dir = writeMutant(id);
     try {
       const results = await gradeSubmission({
-        submission: { path: dir, name: `mutant ${id}` },
+        submission: { kind: "folder", path: dir, name: `mutant ${id}` },
         cases,
         schemas,
         timeoutMs,

@@ -23,6 +23,9 @@ export interface ProcessSpec {
   env: NodeJS.ProcessEnv;
   /** Written to standard input, which is then closed. */
   stdin: string;
+  /** Run as this user and group (the grader must be root to set them). */
+  uid?: number;
+  gid?: number;
 }
 
 /** What happened when a process ran; the verdict is decided elsewhere (compare/). */
@@ -78,6 +81,8 @@ export function runProcess(spec: ProcessSpec, limits: RunLimits): Promise<RawRun
     const child = spawn(spec.command, spec.args, {
       cwd: spec.cwd,
       env: spec.env,
+      ...(spec.uid === undefined ? {} : { uid: spec.uid }),
+      ...(spec.gid === undefined ? {} : { gid: spec.gid }),
       detached: process.platform !== "win32", // its own process group, so the group can be killed
       stdio: ["pipe", "pipe", "pipe"],
       windowsHide: true,

@@ -1,0 +1,112 @@
+/**
+ * What every grading action shares, prepared once from the command line: the validated cases
+ * (built-in, private, random; narrowed by --only), the kit stamp, the diagnosis source, and the
+ * options one submission is graded with.
+ */
+import { availableParallelism } from "node:os";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { FileOutcomes, FirstOf, type OutcomeSource } from "./diagnose/diagnose.ts";
+import { SetupError } from "./errors.ts";
+import { fixtureHash } from "./fixtures/hash.ts";
+import { FixtureSchemas, loadCases, type Case } from "./fixtures/load.ts";
+import type { GradeOptions } from "./grade.ts";
+import { BUILT_IN_CASES_DIR, KIT_ROOT, kitVersion } from "./kit.ts";
+import type { GradeCommand, SubmissionTarget } from "./options.ts";
+import type { Reporter } from "./report/reporter.ts";
+
+/** 25 times the largest expected answer of the built-in cases. */
+export const OUTPUT_CAP_BYTES = 4 * 1024 * 1024;
+/** The heap a submission gets (Node's --max-old-space-size). */
+export const MEMORY_MIB = 512;
+
+export interface GradingContext {
+  schemas: FixtureSchemas;
+  cases: Case[];
+  kit: { version: string; fixtures: string };
+  diagnosis: OutcomeSource;
+  /** The options to grade one submission with these cases and these reporters. */
+  gradeOptions(submission: SubmissionTarget, reporters: Reporter[]): GradeOptions;
+  /** Frees what the diagnosis source built (mutant bundles). */
+  dispose(): void;
+}
+
+/** True in the instructor kit, which has the reference and the mutants (not the handout). */
+export function isInstructorKit(): boolean {
+  return (
+    existsSync(join(KIT_ROOT, "grader", "mutants", "live.ts")) &&
+    existsSync(join(KIT_ROOT, "solution", "src", "main.ts"))
+  );
+}
+
+/** Quotes a word for a POSIX shell when it needs it. */
+export function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * Loads and checks everything a grading run needs.
+ *
+ * @throws SetupError for invalid fixtures, duplicate or unknown case ids, or --random outside
+ *   the instructor kit
+ */
+export async function prepareGrading(command: GradeCommand): Promise<GradingContext> {
+  const schemas = new FixtureSchemas();
+  let cases = loadCases(BUILT_IN_CASES_DIR, command.fixtures, schemas);
+  if (command.random !== undefined) {
+    if (!isInstructorKit()) {
+      throw new SetupError(
+        "--random computes answers with the reference solution: it works in the instructor kit only",
+      );
+    }
+    const { randomCases } = await import("./random/random-cases.ts");
+    cases = [...cases, ...(await randomCases(command.random.count, command.random.seed, schemas))];
+  }
+  const kit = { version: kitVersion(), fixtures: fixtureHash(cases) };
+  if (command.only.length > 0) {
+    const known = new Set(cases.map((c) => c.id));
+    const unknown = command.only.filter((id) => !known.has(id));
+    if (unknown.length > 0) {
+      throw new SetupError(
+        `no such case: ${unknown.join(", ")}. Case ids are the folder names, e.g. ${cases
+          .slice(0, 3)
+          .map((c) => c.id)
+          .join(", ")}`,
+      );
+    }
+    cases = cases.filter((c) => command.only.includes(c.id));
+  }
+
+  const file = new FileOutcomes();
+  let diagnosis: OutcomeSource = file;
+  let dispose = () => {};
+  if (isInstructorKit()) {
+    const { LiveOutcomes } = await import("./mutants/live.ts");
+    const live = new LiveOutcomes(schemas);
+    diagnosis = new FirstOf([file, live]);
+    dispose = () => live.dispose();
+  }
+
+  return {
+    schemas,
+    cases,
+    kit,
+    diagnosis,
+    dispose,
+    gradeOptions: (submission, reporters) => ({
+      submission,
+      cases,
+      schemas,
+      timeoutMs: command.timeoutMs,
+      outputCapBytes: OUTPUT_CAP_BYTES,
+      memoryMiB: MEMORY_MIB,
+      concurrency: availableParallelism(),
+      typeCheck: command.types,
+      kit,
+      reporters,
+      diagnosis,
+      rerunCommand: (id) =>
+        ["npm run grade --", ...[...command.rerunArgs, "--only", id].map(shellWord)].join(" "),
+    }),
+  };
+}
