@@ -14,6 +14,7 @@ import type { GradeOptions } from "./grade.ts";
 import { BUILT_IN_CASES_DIR, KIT_ROOT, kitVersion } from "./kit.ts";
 import type { GradeCommand, SubmissionTarget } from "./options.ts";
 import type { Reporter } from "./report/reporter.ts";
+import { sandboxWarnings } from "./run/sandbox.ts";
 
 /** 25 times the largest expected answer of the built-in cases. */
 export const OUTPUT_CAP_BYTES = 4 * 1024 * 1024;
@@ -51,6 +52,7 @@ export function shellWord(word: string): string {
  *   the instructor kit
  */
 export async function prepareGrading(command: GradeCommand): Promise<GradingContext> {
+  for (const warning of sandboxWarnings()) process.stderr.write(`grade: warning: ${warning}\n`);
   const schemas = new FixtureSchemas();
   let cases = loadCases(BUILT_IN_CASES_DIR, command.fixtures, schemas);
   if (command.random !== undefined) {

@@ -96,8 +96,13 @@ export function releaseSlot(slot: number): void {
 
 /** The environment every program gets: nothing of the grader's own. */
 export function programEnv(): NodeJS.ProcessEnv {
+  // The grader's PATH (so --cmd programs find their interpreter), without npm's additions.
+  const path = (process.env.PATH ?? "/usr/local/bin:/usr/bin:/bin")
+    .split(":")
+    .filter((dir) => dir !== "" && !dir.includes("node_modules"))
+    .join(":");
   return {
-    PATH: process.env.PATH ?? "/usr/local/bin:/usr/bin:/bin",
+    PATH: path,
     LANG: "C.UTF-8",
     LC_ALL: "C.UTF-8",
     TZ: "UTC",
