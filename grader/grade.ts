@@ -100,7 +100,9 @@ function result(
 
 /** A submission ready to run: how to start its program on one case, in a given slot. */
 export interface Program {
-  spec(c: Case, slot: number): ProcessSpec;
+  spec(c: Case, slot: number, sourceMaps?: boolean): ProcessSpec;
+  /** True when a rerun with source maps gives a more readable stack (TypeScript bundles). */
+  hasSourceMaps: boolean;
 }
 
 /**
@@ -125,6 +127,7 @@ export async function prepareProgram(
             limits,
             slot,
           ),
+        hasSourceMaps: false,
       },
       errors: [],
       cleanup: () => {},
@@ -144,8 +147,9 @@ export async function prepareProgram(
   const bundle = build.bundle;
   return {
     program: {
-      spec: (c, slot) =>
-        nodeProgram(bundle, c.mode === "decode", c.inputText, workDir, limits, slot),
+      spec: (c, slot, sourceMaps) =>
+        nodeProgram(bundle, c.mode === "decode", c.inputText, workDir, limits, slot, sourceMaps),
+      hasSourceMaps: true,
     },
     errors: [],
     cleanup,
@@ -157,10 +161,11 @@ export async function runCase(
   program: Program,
   c: Case,
   limits: Pick<GradeOptions, "timeoutMs" | "outputCapBytes">,
+  sourceMaps = false,
 ): Promise<RawRun> {
   const slot = acquireSlot();
   try {
-    return await runProcess(program.spec(c, slot), {
+    return await runProcess(program.spec(c, slot, sourceMaps), {
       timeoutMs: limits.timeoutMs,
       outputCapBytes: limits.outputCapBytes,
     });
@@ -232,8 +237,13 @@ export async function gradeSubmission(options: GradeOptions): Promise<GradeResul
             publish();
             continue;
           }
-          const run = await runCase(program, c, options);
+          let run = await runCase(program, c, options);
           const verdict = judge(c, run, options.schemas.output(c.mode));
+          if (verdict.reason === "crash" && program.hasSourceMaps) {
+            // The same crash again, with source maps, so its stack names src/*.ts lines.
+            const mapped = await runCase(program, c, options, true);
+            if (judge(c, mapped, options.schemas.output(c.mode)).reason === "crash") run = mapped;
+          }
           let mistakes: string[] = [];
           if (verdict.status !== "pass" && options.diagnosis !== undefined) {
             const outcomes = await options.diagnosis.outcomesFor(c);

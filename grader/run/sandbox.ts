@@ -137,6 +137,7 @@ function identity(f: SandboxFeatures, slot: number): Pick<ProcessSpec, "uid" | "
  * @param bundle the bundle's path; its folder must be readable by the slot's uid
  * @param decode true for a `decode` case (`main --decode`)
  * @param workDir an empty folder the program starts in
+ * @param sourceMaps map stack traces back to src/*.ts (slower to start)
  */
 export function nodeProgram(
   bundle: string,
@@ -145,6 +146,7 @@ export function nodeProgram(
   workDir: string,
   limits: SandboxLimits,
   slot: number,
+  sourceMaps = false,
   f: SandboxFeatures = sandboxFeatures(),
 ): ProcessSpec {
   const nodeArgs = [
@@ -152,7 +154,8 @@ export function nodeProgram(
     `--allow-fs-read=${bundle}`,
     "--no-warnings",
     `--max-old-space-size=${limits.memoryMiB}`,
-    "--enable-source-maps",
+    // Source maps cost every start a little; crashes are rerun with them for a readable stack.
+    ...(sourceMaps ? ["--enable-source-maps"] : []),
     bundle,
     ...(decode ? ["--decode"] : []),
   ];
