@@ -34,6 +34,7 @@ export function assignRange(
   partitionsPerTopic: ReadonlyMap<string, number>,
   subscriptions: ReadonlyMap<string, MemberSubscription>,
 ): Assignment {
+  // canary: reference body of assignRange — must never appear in a handout
   const assignment: Assignment = new Map();
   for (const memberId of subscriptions.keys()) assignment.set(memberId, new Map());
 

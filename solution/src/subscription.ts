@@ -46,6 +46,7 @@ export const HIGHEST_SUBSCRIPTION_VERSION = 3;
  *   larger than the remaining bytes could hold. No other error is thrown for any input.
  */
 export function decodeSubscription(bytes: Uint8Array): Subscription {
+  // canary: reference body of decodeSubscription — must never appear in a handout
   const reader = new ByteReader(bytes);
   const versionOffset = reader.offset;
   const version = reader.int16("version");

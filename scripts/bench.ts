@@ -1,0 +1,324 @@
+/**
+ * `npm run bench [-- --json FILE] [--quick]`: the kit's speed and memory figures, as a table (and
+ * JSON). Every figure says what its clock covers. Not a test: nothing here fails on a number.
+ *
+ *   grading        `npm run -s grade -- solution` over the built-in cases, command start to exit,
+ *                  against the naive way (one `tsx solution/src/main.ts` process per case, in turn)
+ *   batch          `npm run -s grade -- --batch` of 50 submissions (solution copies and mutants)
+ *   large group    the reference program end to end on 10,000 members, 1,000 topics of 100
+ *                  partitions, 50 topics each (seeded): wall time and peak memory; and in this
+ *                  process, decoding every subscription and assigning
+ *   decoder        decodeSubscription against kafkajs's MemberMetadata.decode, same bytes, same
+ *                  process
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { availableParallelism, cpus, tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import kafkajs from "kafkajs";
+import { CATALOGUE } from "../grader/diagnose/catalogue.ts";
+import { FixtureSchemas, loadCases } from "../grader/fixtures/load.ts";
+import { BUILT_IN_CASES_DIR } from "../grader/kit.ts";
+import { writeMutant } from "../grader/mutants/mutants.ts";
+import { buildSubmission } from "../grader/run/build.ts";
+import { assignRange, type MemberSubscription } from "../solution/src/range-assignor.ts";
+import { decodeSubscription } from "../solution/src/subscription.ts";
+
+const ROOT = fileURLToPath(new URL("../", import.meta.url));
+const { values } = parseArgs({
+  options: { json: { type: "string" }, quick: { type: "boolean", default: false } },
+});
+const RUNS = values.quick ? 1 : 3;
+
+interface Figure {
+  name: string;
+  value: number;
+  unit: string;
+  clock: string;
+  target?: string;
+}
+const figures: Figure[] = [];
+const add = (f: Figure) => {
+  figures.push(f);
+  process.stderr.write(
+    `  ${f.name}: ${f.value.toFixed(f.unit === "x" ? 1 : f.unit === "ms" ? 0 : 2)} ${f.unit}\n`,
+  );
+};
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+
+/** Wall time of a command, milliseconds (stdout discarded). */
+function timeCommand(
+  command: string,
+  args: string[],
+  input?: string,
+): { ms: number; status: number | null } {
+  const started = performance.now();
+  const result = spawnSync(command, args, {
+    cwd: ROOT,
+    input,
+    stdio: [input === undefined ? "ignore" : "pipe", "ignore", "pipe"],
+    maxBuffer: 256 * 1024 * 1024,
+  });
+  return { ms: performance.now() - started, status: result.status };
+}
+
+// ---------------------------------------------------------------------------------------------
+process.stderr.write("grading the reference over the built-in cases\n");
+const schemas = new FixtureSchemas();
+const cases = loadCases(BUILT_IN_CASES_DIR, [], schemas);
+const gradeRuns = Array.from(
+  { length: RUNS },
+  () => timeCommand("npm", ["run", "-s", "grade", "--", "solution", "--format", "json"]).ms,
+);
+const gradeMs = median(gradeRuns);
+add({
+  name: "grade solution (all cases)",
+  value: gradeMs,
+  unit: "ms",
+  clock: "`npm run -s grade -- solution` start to exit, median",
+  target: "<= 2000 ms",
+});
+
+const naiveStarted = performance.now();
+for (const c of cases) {
+  spawnSync(
+    process.execPath,
+    [
+      "--import",
+      "tsx",
+      join(ROOT, "solution/src/main.ts"),
+      ...(c.mode === "decode" ? ["--decode"] : []),
+    ],
+    {
+      input: c.inputText,
+      stdio: ["pipe", "pipe", "pipe"],
+      maxBuffer: 64 * 1024 * 1024,
+    },
+  );
+}
+const naiveMs = performance.now() - naiveStarted;
+add({
+  name: "naive grading (tsx per case, in turn)",
+  value: naiveMs,
+  unit: "ms",
+  clock: "one `node --import tsx solution/src/main.ts` per case, sequentially",
+});
+add({
+  name: "speed-up over naive",
+  value: naiveMs / gradeMs,
+  unit: "x",
+  clock: "naive / grade",
+  target: ">= 5x",
+});
+
+// ---------------------------------------------------------------------------------------------
+process.stderr.write("a batch of 50 submissions\n");
+const batchDir = mkdtempSync(join(tmpdir(), "kit-bench-batch-"));
+const ids = [...CATALOGUE.keys()];
+for (let i = 0; i < 50; i++) {
+  const name = `s${String(i + 1).padStart(2, "0")}`;
+  const source =
+    i % 2 === 0 ? join(ROOT, "solution") : writeMutant(ids[(i >> 1) % ids.length] ?? "");
+  cpSync(source, join(batchDir, name), { recursive: true });
+}
+const batchOut = join(batchDir, "..", `${batchDir.split("/").pop()}-out`);
+const batch = timeCommand("npm", [
+  "run",
+  "-s",
+  "grade",
+  "--",
+  "--batch",
+  batchDir,
+  "--report-dir",
+  batchOut,
+]);
+if (batch.status === 0) {
+  add({
+    name: "batch of 50 submissions",
+    value: batch.ms / 1000,
+    unit: "s",
+    clock: "`npm run -s grade -- --batch DIR --report-dir OUT` start to exit",
+    target: "<= 90 s",
+  });
+  add({
+    name: "batch throughput",
+    value: 50 / (batch.ms / 1000),
+    unit: "submissions/s",
+    clock: "50 / batch wall time",
+  });
+} else {
+  process.stderr.write(`  batch exited ${batch.status}: not measured\n`);
+}
+rmSync(batchDir, { recursive: true, force: true });
+rmSync(batchOut, { recursive: true, force: true });
+
+// ---------------------------------------------------------------------------------------------
+process.stderr.write("the reference on a group of 10,000 members\n");
+/** mulberry32: the same group on every run. */
+function prng(seed: number) {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
+  };
+}
+const random = prng(20261130);
+const topicNames = Array.from({ length: 1000 }, (_, i) => `topic-${String(i).padStart(4, "0")}`);
+const members = Array.from({ length: 10_000 }, (_, i) => {
+  const chosen = new Set<string>();
+  while (chosen.size < 50) chosen.add(topicNames[Math.floor(random() * topicNames.length)] ?? "");
+  const topics = [...chosen];
+  const bytes = kafkajs.AssignerProtocol.MemberMetadata.encode({
+    version: 0,
+    topics,
+    userData: Buffer.alloc(0),
+  });
+  return { memberId: `consumer-${i}-${Math.floor(random() * 1e9).toString(36)}`, topics, bytes };
+});
+const input = JSON.stringify({
+  topics: Object.fromEntries(topicNames.map((t) => [t, 100])),
+  members: members.map((m) => ({ memberId: m.memberId, metadata: m.bytes.toString("hex") })),
+});
+const workDir = mkdtempSync(join(tmpdir(), "kit-bench-"));
+const inputFile = join(workDir, "input.json");
+writeFileSync(inputFile, input);
+const built = await buildSubmission(join(ROOT, "solution"));
+if (built.bundle === undefined)
+  throw new Error(`solution does not build: ${built.errors.join("; ")}`);
+const rssProbe = join(workDir, "rss.cjs");
+writeFileSync(
+  rssProbe,
+  'process.on("exit", () => process.stderr.write(`maxrss ${process.resourceUsage().maxRSS}\\n`));\n',
+);
+const endToEnd: number[] = [];
+const peaks: number[] = [];
+for (let i = 0; i < RUNS; i++) {
+  const started = performance.now();
+  const result = await new Promise<{ stderr: string; status: number | null }>((resolve) => {
+    const child = spawn(process.execPath, ["-r", rssProbe, built.bundle ?? "", inputFile], {
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    let stderr = "";
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    child.on("close", (status) => resolve({ stderr, status }));
+  });
+  endToEnd.push(performance.now() - started);
+  if (result.status !== 0)
+    throw new Error(`the reference failed on the large group: ${result.stderr}`);
+  peaks.push(Number(/maxrss (\d+)/.exec(result.stderr)?.[1] ?? NaN) / 1024);
+}
+add({
+  name: "10,000-member group end to end",
+  value: median(endToEnd),
+  unit: "ms",
+  clock: "`node main.mjs input.json` (the esbuild bundle of solution/) start to exit, median",
+  target: "<= 1000 ms",
+});
+add({
+  name: "10,000-member group peak memory",
+  value: median(peaks),
+  unit: "MB",
+  clock: "the process's maxRSS at exit",
+  target: "<= 300 MB",
+});
+
+const views = members.map(
+  (m) => new Uint8Array(m.bytes.buffer, m.bytes.byteOffset, m.bytes.byteLength),
+);
+const decodeRuns: number[] = [];
+let subscriptions = new Map<string, MemberSubscription>();
+for (let i = 0; i < RUNS + 2; i++) {
+  const started = performance.now();
+  subscriptions = new Map(
+    members.map((m, k) => [
+      m.memberId,
+      { topics: decodeSubscription(views[k] as Uint8Array).topics, groupInstanceId: null },
+    ]),
+  );
+  decodeRuns.push(performance.now() - started);
+}
+add({
+  name: "decode 10,000 subscriptions (in process)",
+  value: median(decodeRuns),
+  unit: "ms",
+  clock: "decodeSubscription over every member, median of warm runs",
+});
+const partitionsPerTopic = new Map(topicNames.map((t) => [t, 100]));
+const assignRuns: number[] = [];
+for (let i = 0; i < RUNS + 2; i++) {
+  const started = performance.now();
+  assignRange(partitionsPerTopic, subscriptions);
+  assignRuns.push(performance.now() - started);
+}
+add({
+  name: "assign 10,000 members (in process)",
+  value: median(assignRuns),
+  unit: "ms",
+  clock: "assignRange, median of warm runs",
+  target: "<= 100 ms (Kafka's Java RangeAssignor: about 150-175 ms)",
+});
+
+// ---------------------------------------------------------------------------------------------
+process.stderr.write("decoder against kafkajs on the same bytes\n");
+const ROUNDS = values.quick ? 3 : 10;
+const timeDecoder = (decode: (k: number) => unknown) => {
+  const runs: number[] = [];
+  for (let r = 0; r < ROUNDS; r++) {
+    const started = performance.now();
+    for (let k = 0; k < members.length; k++) decode(k);
+    runs.push(performance.now() - started);
+  }
+  return median(runs);
+};
+const ours = timeDecoder((k) => decodeSubscription(views[k] as Uint8Array));
+const theirs = timeDecoder((k) =>
+  kafkajs.AssignerProtocol.MemberMetadata.decode(members[k]?.bytes ?? Buffer.alloc(0)),
+);
+add({
+  name: "decodeSubscription, 10,000 subscriptions",
+  value: ours,
+  unit: "ms",
+  clock: "median of rounds, same process",
+});
+add({
+  name: "kafkajs MemberMetadata.decode, same bytes",
+  value: theirs,
+  unit: "ms",
+  clock: "median of rounds, same process",
+});
+add({
+  name: "kafkajs time / ours",
+  value: theirs / ours,
+  unit: "x",
+  clock: "above 1: ours is faster",
+  target: ">= 1x",
+});
+
+rmSync(workDir, { recursive: true, force: true });
+rmSync(built.outDir, { recursive: true, force: true });
+
+// ---------------------------------------------------------------------------------------------
+const machine = `${cpus()[0]?.model ?? "?"} (${availableParallelism()} cores), Node ${process.versions.node}`;
+const rows = figures.map((f) => [
+  f.name,
+  `${f.value.toFixed(f.unit === "x" ? 1 : f.unit === "ms" ? 0 : 2)} ${f.unit}`,
+  f.target ?? "",
+  f.clock,
+]);
+const widths = [0, 1, 2].map((i) => Math.max(...rows.map((r) => (r[i] ?? "").length), 6));
+process.stdout.write(`${machine}\n\n`);
+for (const r of [["figure", "value", "target", "what the clock covers"], ...rows]) {
+  process.stdout.write(
+    `${r.map((cell, i) => (i < 3 ? cell.padEnd(widths[i] ?? 0) : cell)).join("  ")}\n`,
+  );
+}
+if (values.json !== undefined) {
+  const file = join(process.env.INIT_CWD ?? process.cwd(), values.json);
+  writeFileSync(file, `${JSON.stringify({ machine, figures }, null, 2)}\n`);
+  process.stderr.write(`wrote ${file}\n`);
+}
