@@ -40,7 +40,8 @@ const PER_MEMBER = `    consumersForTopic.forEach((member, i) => {
       ${START}
       ${LENGTH}
       if (length === 0) return;
-      const partitions = Array.from({ length }, (_, k) => start + k);
+      const partitions: number[] = [];
+      for (let p = start; p < start + length; p++) partitions.push(p);
       assignment.get(member.memberId)?.set(topic, partitions);
     });
   }
@@ -55,7 +56,6 @@ export const MUTANTS: ReadonlyMap<string, readonly Edit[]> = new Map<string, rea
     const numPartitionsForTopic = partitionsPerTopic.get(topic);
     ${SKIP_UNKNOWN}
 
-    consumersForTopic.sort(compareMembers);
     const numPartitionsPerConsumer = Math.floor(numPartitionsForTopic / consumersForTopic.length);
     const consumersWithExtraPartition = numPartitionsForTopic % consumersForTopic.length;
 
@@ -102,7 +102,7 @@ ${PER_MEMBER}`,
       ),
     ],
   ],
-  ["arrival-order", [assignor("    consumersForTopic.sort(compareMembers);\n", "")]],
+  ["arrival-order", [assignor("  members.sort(compareMembers);\n", "")]],
   ["locale-order", [assignor(CODE_UNITS, 'return a.localeCompare(b, "en-US");')]],
   [
     "idle-members-dropped",
@@ -124,7 +124,9 @@ ${PER_MEMBER}`,
         TOPIC_LOOP,
         `for (const [topic] of partitionsPerTopic) {
     // Every topic of the metadata, shared among every member of the group.
-    const consumersForTopic = [...subscriptions].map(([memberId, s]) => ({ memberId, groupInstanceId: s.groupInstanceId }));`,
+    const consumersForTopic = [...subscriptions]
+      .map(([memberId, s]) => ({ memberId, groupInstanceId: s.groupInstanceId, topics: s.topics }))
+      .sort(compareMembers);`,
       ),
     ],
   ],
@@ -164,7 +166,7 @@ ${PER_MEMBER}`,
     "round-robin",
     [
       assignor(
-        `${START}\n      ${LENGTH}\n      if (length === 0) return;\n      const partitions = Array.from({ length }, (_, k) => start + k);`,
+        `${START}\n      ${LENGTH}\n      if (length === 0) return;\n      const partitions: number[] = [];\n      for (let p = start; p < start + length; p++) partitions.push(p);`,
         `const partitions: number[] = [];
       for (let p = i; p < numPartitionsForTopic; p += consumersForTopic.length) partitions.push(p);
       if (partitions.length === 0) return;`,
@@ -188,9 +190,9 @@ ${PER_MEMBER}`,
     "char-length-names",
     [
       decoder(
-        'return utf8.decode(this.take(field, length, "string"));',
-        `// Moves on by the number of characters instead of the number of bytes.
-    const text = utf8.decode(this.take(field, length, "string"));
+        "    return utf8.decode(bytes);",
+        `    // Moves on by the number of characters instead of the number of bytes.
+    const text = utf8.decode(bytes);
     this.offset -= length - text.length;
     return text;`,
       ),

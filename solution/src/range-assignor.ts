@@ -42,7 +42,6 @@ export function assignRange(
     const numPartitionsForTopic = partitionsPerTopic.get(topic);
     if (numPartitionsForTopic === undefined) continue; // no metadata: the leader cannot assign it
 
-    consumersForTopic.sort(compareMembers);
     const numPartitionsPerConsumer = Math.floor(numPartitionsForTopic / consumersForTopic.length);
     const consumersWithExtraPartition = numPartitionsForTopic % consumersForTopic.length;
 
@@ -50,7 +49,8 @@ export function assignRange(
       const start = numPartitionsPerConsumer * i + Math.min(i, consumersWithExtraPartition);
       const length = numPartitionsPerConsumer + (i < consumersWithExtraPartition ? 1 : 0);
       if (length === 0) return;
-      const partitions = Array.from({ length }, (_, k) => start + k);
+      const partitions: number[] = [];
+      for (let p = start; p < start + length; p++) partitions.push(p);
       assignment.get(member.memberId)?.set(topic, partitions);
     });
   }
@@ -60,19 +60,32 @@ export function assignRange(
 interface MemberInfo {
   memberId: string;
   groupInstanceId: string | null;
+  topics: readonly string[];
 }
 
-/** Topic to its subscribers, each member once per topic even if it listed the topic twice. */
+/**
+ * Topic to its subscribers in Kafka's member order, each member once per topic even if it listed
+ * the topic twice. All members are sorted once; walking them in that order leaves every topic's
+ * list already sorted, so no topic needs a sort of its own.
+ */
 function membersPerTopic(
   subscriptions: ReadonlyMap<string, MemberSubscription>,
 ): Map<string, MemberInfo[]> {
+  const members: MemberInfo[] = [...subscriptions].map(
+    ([memberId, { topics, groupInstanceId }]) => ({
+      memberId,
+      groupInstanceId,
+      topics,
+    }),
+  );
+  members.sort(compareMembers);
   const result = new Map<string, MemberInfo[]>();
-  for (const [memberId, { topics, groupInstanceId }] of subscriptions) {
-    const member: MemberInfo = { memberId, groupInstanceId };
-    for (const topic of new Set(topics)) {
-      const members = result.get(topic);
-      if (members === undefined) result.set(topic, [member]);
-      else members.push(member);
+  for (const member of members) {
+    for (const topic of member.topics) {
+      const subscribers = result.get(topic);
+      if (subscribers === undefined) result.set(topic, [member]);
+      // A topic listed twice by one member finds that member already last in its list.
+      else if (subscribers[subscribers.length - 1] !== member) subscribers.push(member);
     }
   }
   return result;
