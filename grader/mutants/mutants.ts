@@ -190,9 +190,9 @@ ${PER_MEMBER}`,
     "char-length-names",
     [
       decoder(
-        "    return utf8.decode(bytes);",
-        `    // Moves on by the number of characters instead of the number of bytes.
-    const text = utf8.decode(bytes);
+        'return utf8.decode(this.take(field, length, "string"));',
+        `// Moves on by the number of characters instead of the number of bytes.
+    const text = utf8.decode(this.take(field, length, "string"));
     this.offset -= length - text.length;
     return text;`,
       ),

@@ -140,10 +140,7 @@ class ByteReader {
   nullableString(field: string): string | null {
     const length = this.int16(field);
     if (length < 0) return null;
-    const bytes = this.take(field, length, "string");
-    // Most names are ASCII, where each byte is one character: much faster than a decoder call.
-    if (bytes.every((byte) => byte < 0x80)) return String.fromCharCode(...bytes);
-    return utf8.decode(bytes);
+    return utf8.decode(this.take(field, length, "string"));
   }
 
   /** Nullable bytes: int32 length, any negative length meaning null; returns a copy. */
