@@ -35,6 +35,11 @@ export interface GradeOptions {
   rerunCommand: (caseId: string) => string;
   /** Where mutant outcomes come from, to name mistakes on failed cases (none: no diagnosis). */
   diagnosis?: OutcomeSource;
+  /**
+   * Stops the grading (watch mode, on a new save or Ctrl-C): running cases are killed, no case
+   * starts after it fires, and gradeSubmission rejects with the signal's reason.
+   */
+  signal?: AbortSignal;
 }
 
 /** One case's result: the results file's fields plus what the text report shows. */
@@ -160,7 +165,7 @@ export async function prepareProgram(
 export async function runCase(
   program: Program,
   c: Case,
-  limits: Pick<GradeOptions, "timeoutMs" | "outputCapBytes">,
+  limits: Pick<GradeOptions, "timeoutMs" | "outputCapBytes" | "signal">,
   sourceMaps = false,
 ): Promise<RawRun> {
   const slot = acquireSlot();
@@ -168,6 +173,7 @@ export async function runCase(
     return await runProcess(program.spec(c, slot, sourceMaps), {
       timeoutMs: limits.timeoutMs,
       outputCapBytes: limits.outputCapBytes,
+      ...(limits.signal === undefined ? {} : { signal: limits.signal }),
     });
   } finally {
     releaseSlot(slot);
@@ -218,8 +224,9 @@ export async function gradeSubmission(options: GradeOptions): Promise<GradeResul
     } else {
       const program = prepared.program;
       let next = 0;
+      const aborted = () => options.signal?.aborted === true;
       const worker = async () => {
-        while (next < cases.length) {
+        while (next < cases.length && !aborted()) {
           const index = next++;
           const c = cases[index] as Case;
           if (skipping) {
@@ -238,6 +245,7 @@ export async function gradeSubmission(options: GradeOptions): Promise<GradeResul
             continue;
           }
           let run = await runCase(program, c, options);
+          if (aborted()) return;
           const verdict = judge(c, run, options.schemas.output(c.mode));
           if (verdict.reason === "crash" && program.hasSourceMaps) {
             // The same crash again, with source maps, so its stack names src/*.ts lines.
@@ -260,6 +268,7 @@ export async function gradeSubmission(options: GradeOptions): Promise<GradeResul
   } finally {
     prepared.cleanup();
   }
+  options.signal?.throwIfAborted();
 
   const done = results as CaseResult[];
   const sum = (required: boolean, key: "points" | "maxPoints") =>

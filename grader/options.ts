@@ -188,6 +188,8 @@ export function parseGradeArgs(argv: string[]): GradeCommand {
       );
   }
   if (values.shard !== undefined) only("--shard", ["batch"]);
+  // A batch writes its own gradebook, report and results; watch mode shows the text report.
+  if (values.format.length > 0) only("--format", ["grade"]);
   if (values["report-dir"] !== undefined) only("--report-dir", ["batch", "merge"]);
   if ((action === "batch" || action === "merge") && values["report-dir"] === undefined) {
     throw new SetupError(

@@ -1,10 +1,188 @@
-// Placeholder: replaced by watch mode (issue 8).
+/**
+ * `npm run grade -- [PATH] --watch`: the student's loop. Grades the submission, then again after
+ * every save in its src/ (for --cmd: in the folder the command runs in), each time showing the
+ * scores and the first case that did not pass, in full (a required one first). A save while a
+ * grading runs cancels it: its running cases are killed and grading starts over. Ctrl-C kills any
+ * running case and exits 0. On a terminal the screen is cleared before each report.
+ */
+import { setMaxListeners } from "node:events";
+import { existsSync, statSync, watch, type FSWatcher } from "node:fs";
+import { availableParallelism } from "node:os";
+import { join } from "node:path";
+import { createColors } from "picocolors";
+import { shellWord, type GradingContext } from "./context.ts";
 import { SetupError } from "./errors.ts";
-import type { GradingContext } from "./context.ts";
+import { defaultSubmission } from "./kit.ts";
+import { gradeSubmission, type CaseResult, type GradeResults } from "./grade.ts";
 import type { GradeCommand } from "./options.ts";
+import { shownPath } from "./batch/progress.ts";
+import { failureDetails, scoreLines } from "./report/text.ts";
 
+/** Saves closer together than this are graded once. */
+export const DEBOUNCE_MS = 150;
+const CLEAR_SCREEN = "\x1b[2J\x1b[H";
+
+/** Editors' temporary and backup files, whose writes are not saves of the program. */
+export function isEditorNoise(file: string): boolean {
+  const base = file.split(/[\\/]/).pop() ?? file;
+  return (
+    /(^\.#|^#.*#$|~$|\.sw[a-p]$|^4913$|\.tmp$)/.test(base) ||
+    /(^|[\\/])(node_modules|\.git)([\\/]|$)/.test(file)
+  );
+}
+
+/**
+ * The case to show in full: the first required case that did not pass, else the first extension
+ * case that did not pass (skipped cases aside); undefined when every case passed.
+ */
+export function firstFailure(results: GradeResults): CaseResult | undefined {
+  const failing = results.cases.filter((r) => r.status !== "pass" && r.status !== "skipped");
+  return failing.find((r) => r.required) ?? failing[0];
+}
+
+/**
+ * The report shown after each grading: scores, the first failure in full, what else failed.
+ *
+ * @param colour ANSI colour (a terminal without NO_COLOR)
+ */
+export function watchReport(results: GradeResults, colour: boolean, watched: string): string {
+  const pc = createColors(colour);
+  const lines: string[] = [
+    `${pc.bold(results.submission)}: ${results.cases.length} case${results.cases.length === 1 ? "" : "s"} graded at ${new Date().toTimeString().slice(0, 8)}`,
+    "",
+    ...scoreLines(results),
+    "",
+  ];
+  if (results.buildErrors.length > 0) {
+    lines.push(
+      pc.red("The submission did not build:"),
+      ...results.buildErrors.map((e) => `  ${e}`),
+      "",
+    );
+  }
+  const first = firstFailure(results);
+  if (first === undefined) {
+    lines.push(pc.green("Every case passes."), "");
+  } else if (results.buildErrors.length === 0) {
+    const why =
+      first.reason === "not-implemented"
+        ? first.message
+        : `${first.reason ?? first.status}: ${first.message}`;
+    lines.push(
+      `${pc.red("✗")} ${first.id} ${first.points}/${first.maxPoints}${first.required ? "" : pc.dim(" (extension)")}  ${why}`,
+      `      ${first.title}`,
+      ...failureDetails(first, colour).map((l) => `      ${l}`),
+    );
+    const others = results.cases.filter(
+      (r) => r !== first && r.status !== "pass" && r.status !== "skipped",
+    );
+    if (others.length > 0) {
+      const shown = others.slice(0, 6).map((r) => r.id);
+      lines.push(
+        "",
+        pc.dim(
+          `${others.length} more case${others.length === 1 ? "" : "s"} did not pass: ${shown.join(", ")}${others.length > shown.length ? ", ..." : ""}`,
+        ),
+      );
+    }
+    lines.push("");
+  }
+  lines.push(`watching ${watched} — Ctrl-C to stop`);
+  return `${lines.join("\n")}\n`;
+}
+
+/**
+ * Runs --watch until Ctrl-C.
+ *
+ * @returns 0 after Ctrl-C; 2 when the folder can no longer be watched
+ * @throws SetupError when there is no folder to watch
+ */
 export function runWatch(command: GradeCommand, context: GradingContext): Promise<number> {
-  void command;
-  void context;
-  return Promise.reject(new SetupError("--watch is not available yet"));
+  const target = command.submission;
+  const dir = target.kind === "folder" ? join(target.path, "src") : target.cwd;
+  if (!existsSync(dir) || !statSync(dir).isDirectory())
+    throw new SetupError(`--watch: no folder to watch at ${dir}`);
+  const watched = `${shownPath(dir)}/`;
+  // The rerun command names the submission as typed (none for the default one).
+  const typed =
+    target.kind === "folder" && target.path !== defaultSubmission().path ? [target.name] : [];
+  const rerunCommand = (id: string) =>
+    ["npm run grade --", ...[...typed, ...command.rerunArgs, "--only", id].map(shellWord)].join(
+      " ",
+    );
+  const out = process.stdout;
+  const tty = out.isTTY === true;
+  const colour = tty && (process.env.NO_COLOR ?? "") === "";
+
+  return new Promise<number>((resolve) => {
+    let controller: AbortController | undefined;
+    let running: Promise<void> | undefined;
+    let pending = false;
+    let stopping = false;
+    let timer: NodeJS.Timeout | undefined;
+
+    const gradeOnce = async (signal: AbortSignal) => {
+      out.write(tty ? CLEAR_SCREEN : "\n");
+      out.write(`Grading ${target.name} ...\n`);
+      let done = 0;
+      const progress = tty
+        ? [{ onCaseResult: () => out.write(`\r${++done}/${context.cases.length} cases`) }]
+        : [];
+      try {
+        const results = await gradeSubmission({
+          ...context.gradeOptions(target, progress),
+          rerunCommand,
+          signal,
+        });
+        if (signal.aborted) return;
+        out.write(tty ? CLEAR_SCREEN : "\n");
+        out.write(watchReport(results, colour, watched));
+      } catch (error) {
+        if (signal.aborted) return;
+        out.write(
+          `\ngrade: could not grade: ${error instanceof Error ? error.message : String(error)}\nwatching ${watched} — Ctrl-C to stop\n`,
+        );
+      }
+    };
+    const loop = async () => {
+      while (pending && !stopping) {
+        pending = false;
+        controller = new AbortController();
+        // Each running case listens to the signal: as many as the cores, without a leak warning.
+        setMaxListeners(availableParallelism() + 10, controller.signal);
+        await gradeOnce(controller.signal);
+      }
+      running = undefined;
+    };
+    const trigger = () => {
+      timer = undefined;
+      pending = true;
+      controller?.abort(); // a grading that is running is out of date
+      running ??= loop();
+    };
+    const stop = (code: number) => {
+      if (stopping) return;
+      stopping = true;
+      if (timer !== undefined) clearTimeout(timer);
+      watcher.close();
+      controller?.abort(); // kills the running cases
+      void (running ?? Promise.resolve()).then(() => {
+        process.off("SIGINT", onInterrupt);
+        out.write(`\nstopped watching ${watched}\n`);
+        resolve(code);
+      });
+    };
+    const onInterrupt = () => stop(0);
+    process.on("SIGINT", onInterrupt);
+    const watcher: FSWatcher = watch(dir, { recursive: true }, (_event, file) => {
+      if (stopping || (file !== null && isEditorNoise(String(file)))) return;
+      if (timer !== undefined) clearTimeout(timer);
+      timer = setTimeout(trigger, DEBOUNCE_MS);
+    });
+    watcher.on("error", (error) => {
+      out.write(`\ngrade: stopped watching ${watched}: ${error.message}\n`);
+      stop(2);
+    });
+    trigger();
+  });
 }

@@ -90,7 +90,7 @@ describe.skipIf(!hasPython)("a submission in Python, graded with --cmd", () => {
       );
     });
 
-    it("fails that case only, with a wrong answer (the built-in cases have no such pair)", () => {
+    it("fails that case and built-in case 43 only, with a wrong answer", () => {
       const { status, results } = gradeJson([
         "--cmd",
         `python3 ${join(dir, "main.py")}`,
@@ -100,6 +100,7 @@ describe.skipIf(!hasPython)("a submission in Python, graded with --cmd", () => {
       expect(status).toBe(1);
       const failed = results.cases.filter((c) => c.status !== "pass");
       expect(failed.map((c) => [c.id, c.status, c.reason])).toEqual([
+        ["43-utf16-code-units-not-code-points", "fail", "wrong-output"],
         ["code-units/01-astral-against-fullwidth", "fail", "wrong-output"],
       ]);
     });

@@ -11,6 +11,8 @@ export interface RunLimits {
   timeoutMs: number;
   /** Bytes kept from each of standard output and standard error; more kills the process. */
   outputCapBytes: number;
+  /** Kills the process group when it fires (watch mode: a new save, or Ctrl-C). */
+  signal?: AbortSignal;
 }
 
 export interface ProcessSpec {
@@ -63,7 +65,8 @@ function installCleanup(): void {
   for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
     process.once(signal, () => {
       for (const pid of running) killGroup(pid);
-      process.exit(signal === "SIGINT" ? 130 : 143);
+      // A mode that handles the signal itself (watch: Ctrl-C exits 0) decides how to exit.
+      if (process.listenerCount(signal) === 0) process.exit(signal === "SIGINT" ? 130 : 143);
     });
   }
 }
@@ -105,6 +108,8 @@ export function runProcess(spec: ProcessSpec, limits: RunLimits): Promise<RawRun
       timedOut = true;
       stop();
     }, limits.timeoutMs);
+    limits.signal?.addEventListener("abort", stop, { once: true });
+    if (limits.signal?.aborted === true) stop();
 
     for (const stream of ["stdout", "stderr"] as const) {
       child[stream].on("data", (chunk: Buffer) => {
@@ -134,6 +139,7 @@ export function runProcess(spec: ProcessSpec, limits: RunLimits): Promise<RawRun
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      limits.signal?.removeEventListener("abort", stop);
       // The leader has exited; anything it left behind in its group goes now.
       if (pid !== undefined) {
         killGroup(pid);

@@ -1,0 +1,93 @@
+/**
+ * The class gradebook (OUT/gradebook.csv): one row per submission, sorted by name in code-unit
+ * order, built from the submissions' results JSON alone, so a batch and a merge of its shards
+ * write the same bytes. Columns: submission, score, max, extension_score, extension_max, one per
+ * case id with its status (pass, fail, error, timeout, skipped), main_mistake.
+ */
+import { stringify } from "csv-stringify/sync";
+import type { resultsJson } from "../report/json.ts";
+import { byCodeUnits } from "./shard.ts";
+
+/** One submission's results as the results JSON has them (resultsJson, --format json). */
+export type SubmissionResults = ReturnType<typeof resultsJson>;
+
+/** What the gradebook and the report need of a case: the same for every submission of a batch. */
+export interface CaseInfo {
+  id: string;
+  title: string;
+  required: boolean;
+  maxPoints: number;
+}
+
+/**
+ * The mistake that best explains the submission's failed cases: each failed case gives its named
+ * mistakes a weight of 1 shared among them (a case naming one mistake alone gives it 1, a case
+ * naming two gives each 1/2), so a mistake that some case tells apart wins over one it was only
+ * confused with; on a tie, the one named first in case order. null when no failed case names one.
+ */
+export function mainMistake(results: SubmissionResults): string | null {
+  const weights = new Map<string, number>();
+  for (const c of results.cases) {
+    if (c.status === "pass" || c.mistakes.length === 0) continue;
+    for (const id of c.mistakes) weights.set(id, (weights.get(id) ?? 0) + 1 / c.mistakes.length);
+  }
+  let best: string | null = null;
+  let bestWeight = 0;
+  // A Map iterates in insertion order, so on a tie the mistake seen first stays.
+  for (const [id, weight] of weights) {
+    if (weight > bestWeight + 1e-9) {
+      best = id;
+      bestWeight = weight;
+    }
+  }
+  return best;
+}
+
+/**
+ * A cell a spreadsheet would read as a formula (starting with =, +, -, @, tab or CR) gets a
+ * leading apostrophe: submission names are chosen by students (OWASP's CSV injection advice).
+ */
+export function spreadsheetSafe(text: string): string {
+  return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+}
+
+/** The gradebook's header row. */
+export function gradebookHeader(cases: readonly CaseInfo[]): string[] {
+  return [
+    "submission",
+    "score",
+    "max",
+    "extension_score",
+    "extension_max",
+    ...cases.map((c) => spreadsheetSafe(c.id)),
+    "main_mistake",
+  ];
+}
+
+/**
+ * The gradebook as CSV text (RFC 4180 quoting by csv-stringify, LF line ends, a header row).
+ *
+ * @param submissions every submission's results, in any order (rows are sorted by name)
+ * @param cases the batch's cases, in fixture order: one status column each; a case a submission's
+ *   results lack gets an empty cell
+ */
+export function gradebookCsv(
+  submissions: readonly SubmissionResults[],
+  cases: readonly CaseInfo[],
+): string {
+  const rows = [...submissions]
+    .sort((a, b) => byCodeUnits(a.submission, b.submission))
+    .map((s) => {
+      const status = new Map(s.cases.map((c) => [c.id, c.status]));
+      return [
+        spreadsheetSafe(s.submission),
+        String(s.score),
+        String(s.maxScore),
+        String(s.extensionScore),
+        String(s.extensionMaxScore),
+        ...cases.map((c) => status.get(c.id) ?? ""),
+        mainMistake(s) ?? "",
+      ];
+    });
+  return stringify([gradebookHeader(cases), ...rows], { record_delimiter: "unix" });
+}

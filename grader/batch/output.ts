@@ -1,0 +1,216 @@
+/**
+ * A batch's report folder, written by --batch (one shard or all) and by --merge alike:
+ *
+ *   OUT/shard.json          the manifest: kit stamp, shard (I/N, or null for a whole class), the
+ *                           cases, and each submission's name with its results file
+ *   OUT/results/<file>.json each submission's results JSON (as --format json writes it)
+ *   OUT/gradebook.csv       see gradebook.ts
+ *   OUT/report.html         see report-html.ts
+ *
+ * The gradebook and the report are built from the results JSON alone, so merging shards gives
+ * the bytes an unsharded run gives.
+ */
+import { createHash } from "node:crypto";
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
+import { join } from "node:path";
+import { Ajv, type ValidateFunction } from "ajv";
+import { SetupError } from "../errors.ts";
+import { KIT_ROOT } from "../kit.ts";
+import { gradebookCsv, type CaseInfo, type SubmissionResults } from "./gradebook.ts";
+import { reportHtml } from "./report-html.ts";
+import { byCodeUnits } from "./shard.ts";
+
+/** Marks a manifest as this kit's, in this layout. */
+export const MANIFEST_FORMAT = "kafka-range-kit-batch/1";
+
+/** OUT/shard.json. */
+export interface Manifest {
+  format: typeof MANIFEST_FORMAT;
+  kit: { version: string; fixtures: string };
+  /** Which shard of the class this folder holds; null for the whole class (or a merge). */
+  shard: { index: number; count: number } | null;
+  cases: CaseInfo[];
+  /** In code-unit order of name; file is relative to the folder (results/<file>.json). */
+  submissions: { name: string; file: string }[];
+}
+
+/**
+ * The results file for a submission name, the same in every shard: the name itself when it is
+ * plain (lower-case letters, digits, ".", "_", "-"), otherwise a plain slug of it and a hash of
+ * the exact name, so "Alice", "alice" and "al/ice" never share a file, even on a case-insensitive
+ * file system.
+ */
+export function resultsFileName(name: string): string {
+  if (/^[a-z0-9_][a-z0-9._-]{0,63}$/.test(name)) return `results/${name}.json`;
+  const slug =
+    name
+      .toLowerCase()
+      .replace(/[^a-z0-9._-]+/g, "-")
+      .replace(/^[-.]+|[-.]+$/g, "")
+      .slice(0, 40) || "submission";
+  const hash = createHash("sha256").update(name, "utf8").digest("hex").slice(0, 10);
+  return `results/${slug}-${hash}.json`;
+}
+
+/**
+ * Makes OUT ready for a new report: creates it, or, when it holds an earlier report (a
+ * shard.json), removes that report's files. Anything else in OUT is left alone.
+ *
+ * @throws SetupError when OUT is a file, or a folder with other content and no shard.json
+ */
+export function prepareReportDir(dir: string): void {
+  if (existsSync(dir)) {
+    if (!statSync(dir).isDirectory()) throw new SetupError(`--report-dir ${dir} is a file`);
+    const entries = readdirSync(dir);
+    if (entries.length > 0 && !entries.includes("shard.json")) {
+      throw new SetupError(
+        `--report-dir ${dir} is not empty and holds no earlier report (no shard.json): give a new or empty folder`,
+      );
+    }
+    for (const name of ["shard.json", "gradebook.csv", "report.html", "results"]) {
+      rmSync(join(dir, name), { recursive: true, force: true });
+    }
+  }
+  mkdirSync(join(dir, "results"), { recursive: true });
+}
+
+/** Writes one submission's results JSON; returns its path relative to OUT. */
+export function writeSubmissionResults(dir: string, results: SubmissionResults): string {
+  const file = resultsFileName(results.submission);
+  writeFileSync(join(dir, file), `${JSON.stringify(results, null, 2)}\n`);
+  return file;
+}
+
+/**
+ * Writes the manifest, the gradebook and the report for the results already in OUT/results/.
+ *
+ * @returns the paths written, relative to OUT
+ */
+export function writeClassReport(
+  dir: string,
+  manifest: Omit<Manifest, "format" | "submissions">,
+  submissions: readonly SubmissionResults[],
+): string[] {
+  const sorted = [...submissions].sort((a, b) => byCodeUnits(a.submission, b.submission));
+  const full: Manifest = {
+    format: MANIFEST_FORMAT,
+    ...manifest,
+    submissions: sorted.map((s) => ({ name: s.submission, file: resultsFileName(s.submission) })),
+  };
+  writeFileSync(join(dir, "shard.json"), `${JSON.stringify(full, null, 2)}\n`);
+  writeFileSync(join(dir, "gradebook.csv"), gradebookCsv(sorted, manifest.cases));
+  writeFileSync(join(dir, "report.html"), reportHtml(sorted, manifest.cases, manifest.kit));
+  return ["gradebook.csv", "report.html", "results/", "shard.json"];
+}
+
+let validateResults: ValidateFunction | undefined;
+/** The results JSON Schema (grader/results.schema.json), compiled once. */
+function resultsValidator(): ValidateFunction {
+  validateResults ??= new Ajv({ allErrors: true, strict: true }).compile(
+    JSON.parse(readFileSync(join(KIT_ROOT, "grader", "results.schema.json"), "utf8")) as object,
+  );
+  return validateResults;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function isKit(value: unknown): value is Manifest["kit"] {
+  return isRecord(value) && typeof value.version === "string" && typeof value.fixtures === "string";
+}
+
+function isCaseInfo(value: unknown): value is CaseInfo {
+  return (
+    isRecord(value) &&
+    typeof value.id === "string" &&
+    typeof value.title === "string" &&
+    typeof value.required === "boolean" &&
+    typeof value.maxPoints === "number"
+  );
+}
+
+/**
+ * Reads a report folder's manifest and every results file it lists, checked: the manifest's
+ * shape, each results file against grader/results.schema.json, its submission name and kit stamp
+ * against the manifest's.
+ *
+ * @throws SetupError naming the folder and what is wrong with it
+ */
+export function readReportDir(dir: string): { manifest: Manifest; results: SubmissionResults[] } {
+  const path = join(dir, "shard.json");
+  if (!existsSync(path)) {
+    throw new SetupError(
+      `${dir} is not a batch report folder (no shard.json): give the --report-dir folders of --batch runs`,
+    );
+  }
+  let manifest: unknown;
+  try {
+    manifest = JSON.parse(readFileSync(path, "utf8"));
+  } catch (error) {
+    throw new SetupError(`${path} is not valid JSON: ${(error as Error).message}`);
+  }
+  const shard = isRecord(manifest) ? manifest.shard : undefined;
+  if (
+    !isRecord(manifest) ||
+    manifest.format !== MANIFEST_FORMAT ||
+    !isKit(manifest.kit) ||
+    !(
+      shard === null ||
+      (isRecord(shard) && Number.isInteger(shard.index) && Number.isInteger(shard.count))
+    ) ||
+    !Array.isArray(manifest.cases) ||
+    !manifest.cases.every(isCaseInfo) ||
+    !Array.isArray(manifest.submissions) ||
+    !manifest.submissions.every(
+      (s: unknown) => isRecord(s) && typeof s.name === "string" && typeof s.file === "string",
+    )
+  ) {
+    throw new SetupError(
+      `${path} is not a manifest this grader wrote (format ${MANIFEST_FORMAT}); rerun that shard with this kit`,
+    );
+  }
+  const checked = manifest as unknown as Manifest;
+  const validate = resultsValidator();
+  const results = checked.submissions.map(({ name, file }) => {
+    if (file !== resultsFileName(name)) {
+      throw new SetupError(
+        `${path}: submission ${JSON.stringify(name)} has an unexpected file ${JSON.stringify(file)}`,
+      );
+    }
+    const resultsPath = join(dir, file);
+    let data: unknown;
+    try {
+      data = JSON.parse(readFileSync(resultsPath, "utf8"));
+    } catch (error) {
+      throw new SetupError(`cannot read ${resultsPath}: ${(error as Error).message}`);
+    }
+    if (!validate(data)) {
+      throw new SetupError(
+        `${resultsPath} does not match grader/results.schema.json: ${new Ajv().errorsText(validate.errors)}`,
+      );
+    }
+    const results = data as SubmissionResults;
+    if (results.submission !== name) {
+      throw new SetupError(
+        `${resultsPath} holds the results of ${JSON.stringify(results.submission)}, not ${JSON.stringify(name)}`,
+      );
+    }
+    if (
+      results.kit.version !== checked.kit.version ||
+      results.kit.fixtures !== checked.kit.fixtures
+    ) {
+      throw new SetupError(`${resultsPath} was graded with another kit than ${path} says`);
+    }
+    return results;
+  });
+  return { manifest: checked, results };
+}
