@@ -14,7 +14,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, cpus, tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import kafkajs from "kafkajs";
@@ -318,7 +318,7 @@ for (const r of [["figure", "value", "target", "what the clock covers"], ...rows
   );
 }
 if (values.json !== undefined) {
-  const file = join(process.env.INIT_CWD ?? process.cwd(), values.json);
+  const file = resolve(process.env.INIT_CWD ?? process.cwd(), values.json);
   writeFileSync(file, `${JSON.stringify({ machine, figures }, null, 2)}\n`);
   process.stderr.write(`wrote ${file}\n`);
 }

@@ -190,11 +190,10 @@ ${PER_MEMBER}`,
     "char-length-names",
     [
       decoder(
-        'return utf8.decode(this.take(field, length, "string"));',
-        `// Moves on by the number of characters instead of the number of bytes.
-    const text = utf8.decode(this.take(field, length, "string"));
-    this.offset -= length - text.length;
-    return text;`,
+        `const value = this.text.toString("utf8", this.offset, this.offset + length);
+    this.offset += length;`,
+        `const value = this.text.toString("utf8", this.offset, this.offset + length);
+    this.offset += value.length; // moves on by the number of characters, not bytes`,
       ),
     ],
   ],

@@ -74,8 +74,12 @@ export function decodeSubscription(bytes: Uint8Array): Subscription {
   if (readAs >= 1) {
     // Each entry is at least a 2-byte topic length and a 4-byte partition count.
     subscription.ownedPartitions = reader.array("ownedPartitions", 6, (field) => ({
-      topic: reader.string(`${field}.topic`),
-      partitions: reader.array(`${field}.partitions`, 4, (partition) => reader.int32(partition)),
+      topic: reader.string(() => `${pathOf(field)}.topic`),
+      partitions: reader.array(
+        () => `${pathOf(field)}.partitions`,
+        4,
+        (partition) => reader.int32(partition),
+      ),
     }));
   }
   if (readAs >= 2) subscription.generationId = reader.int32("generationId");
@@ -83,9 +87,14 @@ export function decodeSubscription(bytes: Uint8Array): Subscription {
   return subscription;
 }
 
-// Kafka's strings are UTF-8; `fatal: false` replaces invalid sequences with U+FFFD as Java does,
-// and `ignoreBOM: true` keeps a leading U+FEFF, which is part of the name for Kafka.
-const utf8 = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
+/**
+ * A field's path for error messages (`topics[1]`), or a function that builds it: paths of array
+ * items are built only when an error needs one, since building `topics[17]` for every topic costs
+ * more than reading the topic.
+ */
+type Field = string | (() => string);
+
+const pathOf = (field: Field): string => (typeof field === "string" ? field : field());
 
 /**
  * Reads Kafka's primitive types from a byte view, checking the remaining length before every read,
@@ -96,25 +105,28 @@ class ByteReader {
   offset = 0;
   private readonly bytes: Uint8Array;
   private readonly view: DataView;
+  /** The same bytes as a Node Buffer, for decoding UTF-8. */
+  private readonly text: Buffer;
 
   constructor(bytes: Uint8Array) {
     this.bytes = bytes;
     // The view may start anywhere inside its ArrayBuffer: pass byteOffset and byteLength.
     this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    this.text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   }
 
   get remaining(): number {
     return this.bytes.byteLength - this.offset;
   }
 
-  int16(field: string): number {
+  int16(field: Field): number {
     this.need(field, 2, "int16");
     const value = this.view.getInt16(this.offset);
     this.offset += 2;
     return value;
   }
 
-  int32(field: string): number {
+  int32(field: Field): number {
     this.need(field, 4, "int32");
     const value = this.view.getInt32(this.offset);
     this.offset += 4;
@@ -122,12 +134,12 @@ class ByteReader {
   }
 
   /** A non-nullable string: int16 byte length (negative is an error), then UTF-8 bytes. */
-  string(field: string): string {
+  string(field: Field): string {
     const lengthOffset = this.offset;
     const value = this.nullableString(field);
     if (value === null) {
       throw new SubscriptionDecodeError({
-        field,
+        field: pathOf(field),
         offset: lengthOffset,
         expected: "a string length >= 0 (the field is not nullable)",
         found: `found ${this.view.getInt16(lengthOffset)}`,
@@ -137,14 +149,20 @@ class ByteReader {
   }
 
   /** A nullable string: int16 byte length, any negative length meaning null. */
-  nullableString(field: string): string | null {
+  nullableString(field: Field): string | null {
     const length = this.int16(field);
     if (length < 0) return null;
-    return utf8.decode(this.take(field, length, "string"));
+    this.need(field, length, "string");
+    // Kafka's strings are UTF-8. Like TextDecoder (and Java), Buffer replaces invalid sequences
+    // with U+FFFD and keeps a leading U+FEFF, which is part of the name for Kafka; for short
+    // names it is the faster of the two in Node.
+    const value = this.text.toString("utf8", this.offset, this.offset + length);
+    this.offset += length;
+    return value;
   }
 
   /** Nullable bytes: int32 length, any negative length meaning null; returns a copy. */
-  nullableBytes(field: string): Uint8Array | null {
+  nullableBytes(field: Field): Uint8Array | null {
     const length = this.int32(field);
     if (length < 0) return null;
     return this.take(field, length, "bytes").slice();
@@ -155,12 +173,12 @@ class ByteReader {
    * checked against the remaining bytes (each item needs at least `minItemBytes`) before anything
    * is read, so a huge count never drives a loop or an allocation.
    */
-  array<T>(field: string, minItemBytes: number, readItem: (itemField: string) => T): T[] {
+  array<T>(field: Field, minItemBytes: number, readItem: (itemField: Field) => T): T[] {
     const countOffset = this.offset;
     const count = this.int32(field);
     if (count < 0) {
       throw new SubscriptionDecodeError({
-        field,
+        field: pathOf(field),
         offset: countOffset,
         expected: "an array length >= 0 (the field is not nullable)",
         found: `found ${count}`,
@@ -168,29 +186,29 @@ class ByteReader {
     }
     if (count * minItemBytes > this.remaining) {
       throw new SubscriptionDecodeError({
-        field,
+        field: pathOf(field),
         offset: countOffset,
         expected: `${count} elements need at least ${count * minItemBytes} bytes`,
         found: `only ${this.remaining} remain`,
       });
     }
     const items: T[] = [];
-    for (let i = 0; i < count; i++) items.push(readItem(`${field}[${i}]`));
+    for (let i = 0; i < count; i++) items.push(readItem(() => `${pathOf(field)}[${i}]`));
     return items;
   }
 
   /** The next `length` bytes as a view, after checking they exist. */
-  private take(field: string, length: number, what: string): Uint8Array {
+  private take(field: Field, length: number, what: string): Uint8Array {
     this.need(field, length, what);
     const slice = this.bytes.subarray(this.offset, this.offset + length);
     this.offset += length;
     return slice;
   }
 
-  private need(field: string, length: number, what: string): void {
+  private need(field: Field, length: number, what: string): void {
     if (length > this.remaining) {
       throw new SubscriptionDecodeError({
-        field,
+        field: pathOf(field),
         offset: this.offset,
         expected: `${what} needs ${length} byte${length === 1 ? "" : "s"}`,
         found: `only ${this.remaining} remain`,
