@@ -36,12 +36,21 @@ export class MemorySink implements Sink {
   }
 }
 
-/** Standard output (or error), coloured only on a terminal and never with NO_COLOR set. */
+/**
+ * Standard output (or error), coloured only on a terminal and never with NO_COLOR set. When the
+ * reader goes away (`npm run grade | head`), the rest of the report is dropped quietly instead of
+ * crashing the grader with EPIPE; the exit code still reflects the grading.
+ */
 export function streamSink(stream: NodeJS.WriteStream): Sink {
   const noColor = process.env.NO_COLOR !== undefined && process.env.NO_COLOR !== "";
+  let closed = false;
+  stream.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code === "EPIPE") closed = true;
+    else throw error;
+  });
   return {
     write: (text) => {
-      stream.write(text);
+      if (!closed) stream.write(text);
     },
     colour: stream.isTTY === true && !noColor,
   };
