@@ -16,23 +16,35 @@ PATH defaults to starter/ in the kit (in a student's handout: the handout's own 
 
 Options:
   --only ID             grade only this case (repeatable), e.g. --only 01-lesson-7-partitions-3-members
-  --fixtures DIR        add the private cases in DIR (repeatable); their ids are "<DIR name>/<case>"
+  --timeout MS          wall-clock limit per case in milliseconds (default 10000)
   --format NAME[=FILE]  ${Object.keys(FORMATS).join(" | ")} (default text), to standard output or
                         to FILE (repeatable; at most one on standard output; when all go to
                         files, the text report still goes to standard output)
-  --timeout MS          wall-clock limit per case in milliseconds (default 10000)
+  --watch               grade again on every save in PATH/src (Ctrl-C to stop)
+  --types               type-check a TypeScript submission first; type errors fail the build
   --list-mistakes       print the catalogue of common mistakes the grader can name
   -h, --help            show this help
 
+Instructors:
+  --fixtures DIR        add the private cases in DIR (repeatable); their ids are "<DIR name>/<case>"
+  --random N            add N generated cases, answers from the reference (instructor kit only)
+  --seed S              the seed of --random (default 1): the same N and S give the same cases
+  --cmd "COMMAND"       grade any program that keeps the contract instead of a PATH
+  --batch DIR           grade every folder in DIR; needs --report-dir OUT (gradebook.csv,
+                        report.html, results/); --shard I/N grades a stable share (I from 1)
+  --merge OUT1 OUT2 ... join the report folders of shards; needs --report-dir OUT
+
 Examples:
   npm run grade                          grade starter/ (or, in the handout, your src/)
+  npm run grade -- --watch               the same, again on every save
   npm run grade -- solution              grade the reference: every case passes
   npm run grade -- ../alice --only 03-per-topic-skew
   npm run -s grade -- solution --format json=results.json
-  npm run -s grade -- solution --format json > results.json
+  npm run grade -- --cmd "python3 examples/python/main.py"
+  npm run grade -- --batch submissions --report-dir out
 
-Exit codes: 0 every required case passed; 1 some required case did not; 2 the grader could
-not grade (bad arguments, no such submission, invalid fixture).`;
+Exit codes: 0 every required case passed (a batch or merge: it ran); 1 some required case did
+not; 2 the grader could not grade (bad arguments, no such submission, invalid fixture).`;
 
 export interface FormatTarget {
   name: FormatName;

@@ -210,6 +210,23 @@ describe("the text report on a failure", () => {
   });
 });
 
+describe("--types", () => {
+  it("type-checks the reference clean, and fails the build of a copy with a type error", () => {
+    const ok = gradeJson(["solution", "--types", "--only", "01-lesson-7-partitions-3-members"]);
+    expect(ok.results.cases[0]?.status).toBe("pass");
+    const dir = variantOfSolution([
+      {
+        file: "subscription.ts",
+        search: "const topics = reader.array",
+        replace: "const topics: number = reader.array",
+      },
+    ]);
+    const bad = gradeJson([dir, "--types", "--only", "01-lesson-7-partitions-3-members"]);
+    expect(bad.results.cases[0]).toMatchObject({ status: "error", reason: "build-error" });
+    expect(bad.results.cases[0]?.message).toMatch(/src\/subscription\.ts\(\d+,\d+\): error TS2322/);
+  });
+});
+
 describe("bad setups exit 2 with what to fix", () => {
   const brokenFixtures = () => {
     const dir = join(mkdtempSync(join(tmpdir(), "kit-private-")), "private");

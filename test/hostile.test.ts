@@ -92,6 +92,10 @@ describe("hostile submissions", () => {
     ["write-files", ONE, "error", "crash", []],
     ["detached-child", ONE, "error", "crash", []],
     ["import-answers", ONE, "error", "build-error", []],
+    ["symlink-answers", ONE, "error", "build-error", []],
+    ["template-import", ONE, "error", "build-error", []],
+    ["tsconfig-paths", ONE, "error", "build-error", []],
+    ["ansi-stderr", ONE, "error", "crash", []],
     ["reject-everyone", BAD_INPUT, "fail", "wrong-error", []],
   ] as const)("%s on %s: %s / %s", (name, id, status, reason, extra) => {
     const { byId } = run(name, [id], [...extra]);
@@ -106,6 +110,19 @@ describe("hostile submissions", () => {
 
   it("a program that rewrites the answers is denied every write", () => {
     expect(textReport("rewrite-answers", ONE)).toContain("writes denied: 3 of 3");
+  });
+
+  it("terminal escapes from a program are shown as text, never acted on", () => {
+    const report = textReport("ansi-stderr", ONE);
+    expect(report.includes("\u001b")).toBe(false);
+    expect(report.includes("\u202e")).toBe(false);
+    expect(report).toContain("\\u001b[1A\\u001b[2K\\u000d");
+  });
+
+  it("the build refuses files whose real path is outside the submission, however imported", () => {
+    for (const name of ["symlink-answers", "template-import"]) {
+      expect(textReport(name, ONE)).toMatch(/reaches outside the submission folder/);
+    }
   });
 
   it("the environment holds none of the grader's variables", () => {

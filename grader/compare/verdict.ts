@@ -9,6 +9,7 @@ import type { AssignmentOutput, Case, DecodeOutput } from "../fixtures/load.ts";
 import { formatAjvErrors } from "../fixtures/load.ts";
 import type { RawRun } from "../run/run-process.ts";
 import { outcomeKey, type Outcome } from "./outcome.ts";
+import { printable } from "./printable.ts";
 
 export type Status = "pass" | "fail" | "error" | "timeout" | "skipped";
 export type Reason =
@@ -41,7 +42,7 @@ const BAD_INPUT_LINE = /^error: member ("(?:[^"\\]|\\.)*")/;
 
 /** The first line of standard error, trimmed, for messages. */
 export function firstLine(text: string): string {
-  return (text.split("\n")[0] ?? "").trim();
+  return printable((text.split("\n")[0] ?? "").trim());
 }
 
 /** The member named on a bad-input line, or undefined when the line is not of that form. */

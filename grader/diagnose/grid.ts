@@ -77,7 +77,7 @@ export function assignmentGrid(
       ...[...(got.get(topic)?.keys() ?? [])].map((p) => p + 1),
     );
     lines.push(
-      `topic ${JSON.stringify(topic)} (${known === undefined ? "not in the metadata" : `${known} partitions`}):`,
+      `topic ${JSON.stringify(topic)} (${known === undefined ? "not in the metadata" : `${known} partition${known === 1 ? "" : "s"}`}):`,
     );
     for (let from = 0; from < partitions; from += COLUMNS) {
       const range = Array.from(
@@ -96,7 +96,9 @@ export function assignmentGrid(
     }
   }
   if (differing.length > MAX_TOPICS)
-    lines.push(`(${differing.length - MAX_TOPICS} more topics differ)`);
+    lines.push(
+      `(${differing.length - MAX_TOPICS} more topic${differing.length - MAX_TOPICS === 1 ? "" : "s"} differ${differing.length - MAX_TOPICS === 1 ? "s" : ""})`,
+    );
   lines.push(
     `members: ${[...letters].map(([member, letter]) => `${letter} = ${JSON.stringify(member)}`).join(", ")}; . = nobody, * = more than one`,
   );

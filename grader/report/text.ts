@@ -6,6 +6,7 @@
  */
 import { createColors } from "picocolors";
 import { lineDiff, outputLines } from "../compare/diff.ts";
+import { printable } from "../compare/printable.ts";
 import { firstLine, memberOfErrorLine } from "../compare/verdict.ts";
 import { describeMistakes, FileOutcomes } from "../diagnose/diagnose.ts";
 import { assignmentGrid } from "../diagnose/grid.ts";
@@ -42,16 +43,20 @@ function recordedData(): FileOutcomes {
   return recorded;
 }
 
+/** Up to eight names as JSON strings, then how many more. */
+function someNames(names: readonly string[]): string {
+  const shown = names.slice(0, 8).map((m) => JSON.stringify(m));
+  return [...shown, ...(names.length > 8 ? [`+${names.length - 8} more`] : [])].join(", ");
+}
+
 /** Members present on one side only, for assignment answers. */
 function memberSetLines(expected: AssignmentOutput, actual: AssignmentOutput): string[] {
   const missing = Object.keys(expected).filter((m) => !Object.hasOwn(actual, m));
   const extra = Object.keys(actual).filter((m) => !Object.hasOwn(expected, m));
   return [
-    ...(missing.length > 0
-      ? [`missing members: ${missing.map((m) => JSON.stringify(m)).join(", ")}`]
-      : []),
+    ...(missing.length > 0 ? [`missing members (${missing.length}): ${someNames(missing)}`] : []),
     ...(extra.length > 0
-      ? [`members that are not in the group: ${extra.map((m) => JSON.stringify(m)).join(", ")}`]
+      ? [`members that are not in the group (${extra.length}): ${someNames(extra)}`]
       : []),
   ];
 }
@@ -136,7 +141,7 @@ export function failureDetails(r: CaseResult, colour: boolean): string[] {
   if (r.status === "error" && r.stderr.trim() !== "") {
     const tail = r.stderr.trimEnd().split("\n").slice(-STDERR_TAIL_LINES);
     lines.push(pc.dim(`last lines of standard error:`));
-    for (const l of tail) lines.push(`  ${pc.dim("|")} ${l}`);
+    for (const l of tail) lines.push(`  ${pc.dim("|")} ${printable(l)}`);
   }
   const [first = "", ...rest] = adviceLines(r);
   lines.push(r.mistakes.length > 0 ? pc.yellow(first) : first, ...rest);
@@ -160,7 +165,7 @@ export function adviceLines(r: CaseResult): string[] {
 export function scoreLines(results: GradeResults): string[] {
   const count = (required: boolean) => {
     const mine = results.cases.filter((r) => r.required === required);
-    return `${mine.filter((r) => r.status === "pass").length} of ${mine.length} cases passed`;
+    return `${mine.filter((r) => r.status === "pass").length} of ${mine.length} case${mine.length === 1 ? "" : "s"} passed`;
   };
   return [
     `Required:  ${results.score}/${results.maxScore} points, ${count(true)}`,

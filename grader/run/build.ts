@@ -5,7 +5,7 @@
  * own folder, so a submission cannot import the golden answers or the grader.
  */
 import { builtinModules } from "node:module";
-import { mkdtempSync, realpathSync } from "node:fs";
+import { mkdtempSync, realpathSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { build, type Plugin } from "esbuild";
@@ -58,6 +58,31 @@ function confineTo(root: string): Plugin {
         }
         return undefined; // let esbuild resolve it (extensions, index files)
       });
+      // The import text is not enough (extension-less paths, ?query suffixes, template-string
+      // imports, symlinks): every file esbuild is about to read must be a regular file whose
+      // real path is inside the submission folder. The grader may run as root.
+      b.onLoad({ filter: /.*/ }, (args) => {
+        let real: string;
+        try {
+          real = realpathSync(args.path);
+        } catch {
+          return { errors: [{ text: `cannot read ${relative(root, args.path)}` }] };
+        }
+        const inside = real === root || real.startsWith(root + sep);
+        if (!inside) {
+          return {
+            errors: [
+              {
+                text: `${relative(root, args.path)} reaches outside the submission folder (${real})`,
+              },
+            ],
+          };
+        }
+        if (!statSync(real).isFile()) {
+          return { errors: [{ text: `${relative(root, args.path)} is not a regular file` }] };
+        }
+        return undefined;
+      });
     },
   };
 }
@@ -83,6 +108,8 @@ export async function buildSubmission(submissionDir: string): Promise<BuildResul
       outfile: bundle,
       logLevel: "silent",
       sourcemap: "inline",
+      // The submission's own tsconfig.json (paths, baseUrl, extends) must not steer resolution.
+      tsconfigRaw: {},
       plugins: [confineTo(root)],
     });
     return { bundle, outDir, errors: [] };

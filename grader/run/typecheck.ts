@@ -11,17 +11,20 @@ const require = createRequire(import.meta.url);
 
 /** The compiler options of the kit's tsconfig.json that a submission is checked with. */
 const TSC_OPTIONS = [
+  // The submission's own tsconfig.json (if any) is not ours to trust or require.
+  "--ignoreConfig",
   "--noEmit",
   "--strict",
   "--noUncheckedIndexedAccess",
   "--target",
   "ES2022",
+  // Resolved as esbuild bundles it, whether or not a package.json says "type": "module".
   "--module",
-  "NodeNext",
+  "preserve",
   "--moduleResolution",
-  "NodeNext",
+  "bundler",
   "--allowImportingTsExtensions",
-  "--verbatimModuleSyntax",
+  "--allowJs",
   "--skipLibCheck",
   "--types",
   "node",
