@@ -3,7 +3,14 @@
 // full marks; a copy with one Python pitfall (sorting member ids by code point instead of UTF-16
 // code unit) fails exactly the case built to catch it, whose answer comes from the reference.
 import { spawnSync } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import kafkajs from "kafkajs";
@@ -32,11 +39,24 @@ const v0 = (topics: string[]) =>
     userData: null as unknown as Buffer,
   }).toString("hex");
 
+/**
+ * The example, copied where the program's user can read it: as root the grader runs --cmd
+ * programs as a slot user, and a checkout under a 0700 folder (a CI clone) is not readable by it.
+ */
+function readableExample(): string {
+  const file = join(readableTempDir(), "main.py");
+  copyFileSync(EXAMPLE, file);
+  chmodSync(file, 0o644);
+  return file;
+}
+
 describe.skipIf(!hasPython)("a submission in Python, graded with --cmd", () => {
+  const example = readableExample();
+
   it("the example gets full marks, required and extension, and exits 0", () => {
-    const { status, results, stderr } = gradeJson(["--cmd", "python3 examples/python/main.py"]);
+    const { status, results, stderr } = gradeJson(["--cmd", `python3 ${example}`]);
     expect(status, stderr).toBe(0);
-    expect(results.submission).toBe("python3 examples/python/main.py");
+    expect(results.submission).toBe(`python3 ${example}`);
     expect(results.cases.map((c) => [c.id, c.status])).toEqual(cases.map((c) => [c.id, "pass"]));
     expect([results.score, results.maxScore]).toEqual([points(true), points(true)]);
     expect([results.extensionScore, results.extensionMaxScore]).toEqual([
@@ -108,7 +128,7 @@ describe.skipIf(!hasPython)("a submission in Python, graded with --cmd", () => {
     it("while the example passes it", () => {
       const { status, results } = gradeJson([
         "--cmd",
-        "python3 examples/python/main.py",
+        `python3 ${example}`,
         "--fixtures",
         join(dir, "code-units"),
         "--only",
