@@ -255,7 +255,10 @@ export async function gradeSubmission(options: GradeOptions): Promise<GradeResul
           let mistakes: string[] = [];
           if (verdict.status !== "pass" && options.diagnosis !== undefined) {
             const outcomes = await options.diagnosis.outcomesFor(c);
-            if (outcomes !== undefined) mistakes = matchMistakes(verdict.outcome, outcomes);
+            const offsets = await options.diagnosis.offsetsFor?.(c);
+            if (outcomes !== undefined) {
+              mistakes = matchMistakes(verdict.outcome, outcomes, undefined, offsets);
+            }
           }
           results[index] = result(c, verdict, run, options.rerunCommand(c.id), mistakes);
           publish();

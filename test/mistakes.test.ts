@@ -209,13 +209,17 @@ describe("the diagnosis data is current: running the mutants live gives the reco
 
   it("for every mutant on every built-in case, and the file is what npm run build:diagnosis writes", async () => {
     const matrix: HashMatrix = new Map();
+    const offsets = new Map<string, Map<string, number>>();
     for (const c of cases) {
       const outcomes = await live.outcomesFor(c);
       expect(outcomes, c.id).toEqual(recorded(c).outcomes);
+      const reported = await live.offsetsFor(c);
+      expect(reported, `${c.id}: offsets`).toEqual(recorded(c).offsets);
+      offsets.set(c.id, reported);
       for (const [id, hash] of outcomes)
         matrix.set(id, (matrix.get(id) ?? new Map<string, string>()).set(c.id, hash));
     }
-    expect(formatDiagnosisJson(diagnosisJson(cases, matrix))).toBe(
+    expect(formatDiagnosisJson(diagnosisJson(cases, matrix, offsets))).toBe(
       readFileSync(DIAGNOSIS_FILE, "utf8"),
     );
   }, 300_000);
@@ -349,6 +353,25 @@ describe("matchMistakes", () => {
       ]),
     );
     expect(matchMistakes(outcome, same, catalogue)).toEqual(["dataview-byteoffset"]);
+  });
+
+  it("tells apart mistakes that reject the same member by the offset the program reported", () => {
+    const offsets = new Map([
+      ["little-endian", 2],
+      ["dataview-byteoffset", 0],
+    ]);
+    const at = (offset: number | undefined) => ({ kind: "error", member: "m", offset }) as const;
+    expect(matchMistakes(at(2), same, CATALOGUE, offsets)).toEqual(["little-endian"]);
+    expect(matchMistakes(at(0), same, CATALOGUE, offsets)).toEqual(["dataview-byteoffset"]);
+    // An offset no mutant reported, or none at all, keeps both.
+    expect(matchMistakes(at(9), same, CATALOGUE, offsets)).toEqual([
+      "little-endian",
+      "dataview-byteoffset",
+    ]);
+    expect(matchMistakes(at(undefined), same, CATALOGUE, offsets)).toEqual([
+      "little-endian",
+      "dataview-byteoffset",
+    ]);
   });
 
   it("never names the starter's stubs, timeouts or limits", () => {

@@ -7,7 +7,12 @@ import type { AssignmentOutput, DecodeOutput, Mode } from "../fixtures/load.ts";
 
 export type Outcome =
   | { kind: "output"; mode: Mode; output: AssignmentOutput | DecodeOutput }
-  | { kind: "error"; member: string }
+  | {
+      kind: "error";
+      member: string;
+      /** The offset the program's error line reported (`at offset N`), if any: not in the key. */
+      offset?: number | undefined;
+    }
   | { kind: "crash"; exitCode: number | null; signal: string | null }
   | { kind: "invalid-output" }
   | { kind: "not-implemented" }

@@ -11,6 +11,12 @@ import type { RawRun } from "../run/run-process.ts";
 import { outcomeKey, type Outcome } from "./outcome.ts";
 import { printable } from "./printable.ts";
 
+/** Where a program said it stopped: `... at offset <n>` on its bad-input line. */
+export function reportedOffset(stderrFirstLine: string): number | undefined {
+  const match = / at offset (\d+)/.exec(stderrFirstLine);
+  return match?.[1] === undefined ? undefined : Number(match[1]);
+}
+
 export type Status = "pass" | "fail" | "error" | "timeout" | "skipped";
 export type Reason =
   | "wrong-output"
@@ -183,7 +189,7 @@ export function judge(c: Case, run: RawRun, outputSchema: ValidateFunction): Ver
         { kind: "crash", exitCode: 1, signal: null },
       );
     }
-    const outcome: Outcome = { kind: "error", member };
+    const outcome: Outcome = { kind: "error", member, offset: reportedOffset(stderrLine) };
     if ("output" in c.expected) {
       return verdict(
         "fail",

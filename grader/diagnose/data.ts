@@ -32,6 +32,8 @@ export interface CaseDiagnosis {
   hash: string;
   /** Mistake id to the hash of that mutant's outcome on the case. */
   outcomes: Map<string, string>;
+  /** Mistake id to the offset its mutant's error line reported, for mutants that rejected bytes. */
+  offsets: Map<string, number>;
   /** Member id to its bytes' fields (small cases only). */
   members: Map<string, MemberBytes>;
 }
@@ -43,6 +45,7 @@ export interface DiagnosisJson {
     id: string;
     hash: string;
     outcomes: [string, string][];
+    offsets?: [string, number][];
     members: [string, MemberBytes][];
   }[];
 }
@@ -50,6 +53,14 @@ export interface DiagnosisJson {
 /** 16 hex digits of SHA-256 of an outcome's key: equal hashes mean the same behaviour. */
 export function outcomeHash(outcome: Outcome): string {
   return createHash("sha256").update(outcomeKey(outcome)).digest("hex").slice(0, 16);
+}
+
+/** Mistake id to the offset reported by mutants whose outcome rejected a member's bytes. */
+export function mutantOffsets(outcomes: ReadonlyMap<string, Outcome>): Map<string, number> {
+  const offsets = new Map<string, number>();
+  for (const [id, o] of outcomes)
+    if (o.kind === "error" && o.offset !== undefined) offsets.set(id, o.offset);
+  return offsets;
 }
 
 /**
@@ -62,7 +73,12 @@ export function loadDiagnosisData(file = DIAGNOSIS_FILE): Map<string, CaseDiagno
   return new Map(
     json.cases.map((c) => [
       c.id,
-      { hash: c.hash, outcomes: new Map(c.outcomes), members: new Map(c.members) },
+      {
+        hash: c.hash,
+        outcomes: new Map(c.outcomes),
+        offsets: new Map(c.offsets ?? []),
+        members: new Map(c.members),
+      },
     ]),
   );
 }

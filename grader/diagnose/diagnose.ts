@@ -14,6 +14,8 @@ import { loadDiagnosisData, outcomeHash, type CaseDiagnosis } from "./data.ts";
 export interface OutcomeSource {
   /** Mistake id to outcome hash on this case, or undefined when this source cannot tell. */
   outcomesFor(c: Case): Promise<Map<string, string> | undefined>;
+  /** Mistake id to the offset its mutant reported when it rejected bytes (breaks ties). */
+  offsetsFor?(c: Case): Promise<Map<string, number> | undefined>;
 }
 
 /** Outcomes recorded in grader/diagnose/diagnosis.json (built-in cases, unchanged since). */
@@ -30,6 +32,9 @@ export class FileOutcomes implements OutcomeSource {
   outcomesFor(c: Case): Promise<Map<string, string> | undefined> {
     return Promise.resolve(this.caseData(c)?.outcomes);
   }
+  offsetsFor(c: Case): Promise<Map<string, number> | undefined> {
+    return Promise.resolve(this.caseData(c)?.offsets);
+  }
 }
 
 /** Tries each source in turn. */
@@ -39,6 +44,13 @@ export class FirstOf implements OutcomeSource {
     for (const source of this.sources) {
       const outcomes = await source.outcomesFor(c);
       if (outcomes !== undefined) return outcomes;
+    }
+    return undefined;
+  }
+  async offsetsFor(c: Case): Promise<Map<string, number> | undefined> {
+    // The offsets of the source whose outcomes are used.
+    for (const source of this.sources) {
+      if ((await source.outcomesFor(c)) !== undefined) return source.offsetsFor?.(c);
     }
     return undefined;
   }
@@ -59,6 +71,7 @@ export function isDiagnosable(outcome: Outcome): boolean {
  *
  * @param mutantOutcomes mistake id to the hash of that mutant's outcome on the case
  * @param catalogue the mistakes and their declared specificity (the kit's catalogue by default)
+ * @param mutantOffsets mistake id to the offset its mutant's error line reported on the case
  * @returns catalogued ids in catalogue order; one id when a match is declared more specific than
  *   all the others; [] when nothing matches or the outcome is not one a mutant can produce
  */
@@ -66,10 +79,18 @@ export function matchMistakes(
   outcome: Outcome,
   mutantOutcomes: ReadonlyMap<string, string>,
   catalogue: ReadonlyMap<string, Mistake> = CATALOGUE,
+  mutantOffsets: ReadonlyMap<string, number> = new Map(),
 ): string[] {
   if (!isDiagnosable(outcome)) return [];
   const hash = outcomeHash(outcome);
-  const matches = [...catalogue.keys()].filter((id) => mutantOutcomes.get(id) === hash);
+  let matches = [...catalogue.keys()].filter((id) => mutantOutcomes.get(id) === hash);
+  // Mistakes that reject the same member's bytes (reading little-endian, or ignoring byteOffset)
+  // are told apart by where the program said it stopped, when its offset matches only some.
+  const offset = outcome.kind === "error" ? outcome.offset : undefined;
+  const sameOffset = matches.filter(
+    (id) => offset !== undefined && mutantOffsets.get(id) === offset,
+  );
+  if (matches.length > 1 && sameOffset.length > 0) matches = sameOffset;
   const specific = matches.find((id) =>
     matches.every(
       (other) => other === id || (catalogue.get(id)?.moreSpecificThan ?? []).includes(other),

@@ -5,6 +5,7 @@
  * code shipped with the grader.
  */
 import type { DecodeOutput, Expected, Mode } from "../fixtures/load.ts";
+import { reportedOffset } from "../compare/verdict.ts";
 import type { FieldSpan, MemberBytes } from "./data.ts";
 
 /** Bytes shown per field line before the rest is summarised. */
@@ -94,12 +95,6 @@ export function firstDifference(
     field: expected.userData === null || actual.userData === null ? "userData length" : "userData",
     label: `userData: expected ${JSON.stringify(expected.userData)}, your program read ${JSON.stringify(actual.userData)}`,
   };
-}
-
-/** Where a program said it stopped: `... at offset <n>` on its bad-input line. */
-export function reportedOffset(stderrFirstLine: string): number | undefined {
-  const match = / at offset (\d+)/.exec(stderrFirstLine);
-  return match?.[1] === undefined ? undefined : Number(match[1]);
 }
 
 /**

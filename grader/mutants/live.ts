@@ -6,7 +6,8 @@ import { rmSync } from "node:fs";
 import { dirname } from "node:path";
 import { judge } from "../compare/verdict.ts";
 import { CATALOGUE } from "../diagnose/catalogue.ts";
-import { outcomeHash } from "../diagnose/data.ts";
+import type { Outcome } from "../compare/outcome.ts";
+import { mutantOffsets, outcomeHash } from "../diagnose/data.ts";
 import type { OutcomeSource } from "../diagnose/diagnose.ts";
 import type { Case, FixtureSchemas } from "../fixtures/load.ts";
 import { MEMORY_MIB, OUTPUT_CAP_BYTES } from "../context.ts";
@@ -16,7 +17,7 @@ import { writeMutant } from "./mutants.ts";
 export class LiveOutcomes implements OutcomeSource {
   private programs: Promise<Map<string, Program>> | undefined;
   private readonly cleanup: (() => void)[] = [];
-  private readonly cache = new Map<string, Promise<Map<string, string>>>();
+  private readonly cache = new Map<string, Promise<Map<string, Outcome>>>();
 
   constructor(
     private readonly schemas: FixtureSchemas,
@@ -45,15 +46,16 @@ export class LiveOutcomes implements OutcomeSource {
     return this.programs;
   }
 
-  outcomesFor(c: Case): Promise<Map<string, string>> {
+  /** Every mutant's outcome on the case, run once per case and kept. */
+  private outcomes(c: Case): Promise<Map<string, Outcome>> {
     let outcomes = this.cache.get(c.id);
     if (outcomes === undefined) {
       outcomes = (async () => {
         const limits = { timeoutMs: this.timeoutMs, outputCapBytes: OUTPUT_CAP_BYTES };
         const runs = await Promise.all(
-          [...(await this.build())].map(async ([id, program]): Promise<[string, string]> => {
+          [...(await this.build())].map(async ([id, program]): Promise<[string, Outcome]> => {
             const run = await runCase(program, c, limits);
-            return [id, outcomeHash(judge(c, run, this.schemas.output(c.mode)).outcome)];
+            return [id, judge(c, run, this.schemas.output(c.mode)).outcome];
           }),
         );
         return new Map(runs);
@@ -61,6 +63,14 @@ export class LiveOutcomes implements OutcomeSource {
       this.cache.set(c.id, outcomes);
     }
     return outcomes;
+  }
+
+  async outcomesFor(c: Case): Promise<Map<string, string>> {
+    return new Map([...(await this.outcomes(c))].map(([id, o]) => [id, outcomeHash(o)]));
+  }
+
+  async offsetsFor(c: Case): Promise<Map<string, number>> {
+    return mutantOffsets(await this.outcomes(c));
   }
 
   /** Removes the mutants' folders and bundles. */
