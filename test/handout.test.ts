@@ -4,7 +4,7 @@
 // case "not implemented"), the reference's two files copied in (full marks), and a copy with a
 // catalogued mistake, named from diagnosis.json (the handout has no mutants); its workflow's
 // grading step runs through npm as GitHub runs it. Packages come from the npm cache when they can.
-import { spawnSync, type SpawnSyncReturns } from "node:child_process";
+import type { SpawnSyncReturns } from "node:child_process";
 import {
   cpSync,
   existsSync,
@@ -25,6 +25,7 @@ import { BUILT_IN_CASES_DIR, kitVersion } from "../grader/kit.ts";
 import { handoutFiles } from "../scripts/handout.ts";
 import { grade, type ResultsJson } from "./helpers/grader.ts";
 import { ROOT } from "./helpers/program.ts";
+import { run } from "./helpers/shell.ts";
 
 /** The comment placed in each reference body (solution/src) to prove the body never ships. */
 const CANARIES = [
@@ -50,30 +51,6 @@ const NOT_FOR_STUDENTS = [
 /** The temporary folder everything is built in, and the handout in it. */
 const work = mkdtempSync(join(tmpdir(), "kit-handout-"));
 const out = join(work, "handout");
-
-/** The environment a user's shell would have: no vitest or npm variables leaking in. */
-function userEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = Object.create(null) as NodeJS.ProcessEnv;
-  for (const [key, value] of Object.entries(process.env)) {
-    if (!/^(npm_|INIT_CWD$|VITEST|NODE_ENV$|TEST$|GITHUB_)/.test(key)) env[key] = value;
-  }
-  return { ...env, NO_COLOR: "1", ...extra };
-}
-
-function run(
-  command: string,
-  args: string[],
-  cwd: string,
-  env: NodeJS.ProcessEnv = {},
-): SpawnSyncReturns<string> {
-  return spawnSync(command, args, {
-    cwd,
-    env: userEnv(env),
-    encoding: "utf8",
-    maxBuffer: 64 * 1024 * 1024,
-    timeout: 240_000,
-  });
-}
 
 /** Every file under `dir`, relative to it, with `/`, sorted; node_modules/ left out. */
 function filesUnder(dir: string, prefix = ""): string[] {

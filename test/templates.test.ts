@@ -23,6 +23,7 @@ import { parse as parseYaml } from "yaml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { GradescopeResults } from "../grader/report/gradescope.ts";
 import { CASES_DIR, ROOT } from "./helpers/program.ts";
+import { run } from "./helpers/shell.ts";
 
 const TEMPLATES = join(ROOT, "templates");
 const validateGradescope = new Ajv({ allErrors: true, strict: true }).compile(
@@ -30,30 +31,6 @@ const validateGradescope = new Ajv({ allErrors: true, strict: true }).compile(
     readFileSync(join(ROOT, "grader", "schemas", "gradescope-results.schema.json"), "utf8"),
   ) as object,
 );
-
-/** The environment a user's shell would have: no vitest or npm variables leaking in. */
-function userEnv(extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = Object.create(null) as NodeJS.ProcessEnv;
-  for (const [key, value] of Object.entries(process.env)) {
-    if (!/^(npm_|INIT_CWD$|VITEST|NODE_ENV$|TEST$)/.test(key)) env[key] = value;
-  }
-  return { ...env, NO_COLOR: "1", ...extra };
-}
-
-function run(
-  command: string,
-  args: string[],
-  cwd: string,
-  env: NodeJS.ProcessEnv = {},
-): SpawnSyncReturns<string> {
-  return spawnSync(command, args, {
-    cwd,
-    env: userEnv(env),
-    encoding: "utf8",
-    maxBuffer: 64 * 1024 * 1024,
-    timeout: 240_000,
-  });
-}
 
 /** A folder that looks like the repository (each top-level entry a symlink), to write into. */
 function repoMirror(): string {
