@@ -8,6 +8,7 @@
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { SetupError } from "../errors.ts";
+import { byCodeUnits } from "../compare/order.ts";
 
 /** One subfolder of a batch DIR. */
 export interface BatchEntry {
@@ -19,10 +20,7 @@ export interface BatchEntry {
   isSubmission: boolean;
 }
 
-/** Plain UTF-16 code-unit order (never locale order). */
-export function byCodeUnits(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
+export { byCodeUnits };
 
 /**
  * Lists the subfolders of a batch DIR, sorted by name in code-unit order. Symbolic links to

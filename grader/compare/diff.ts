@@ -6,6 +6,7 @@
 import { diffArrays } from "diff";
 import type { AssignmentOutput, DecodeOutput, Mode } from "../fixtures/load.ts";
 import { normaliseAssignment } from "./outcome.ts";
+import { byCodeUnits } from "./order.ts";
 
 /** `[0,1,2,5]` as `0-2,5`. */
 export function ranges(partitions: readonly number[]): string {
@@ -30,7 +31,7 @@ export function outputLines(mode: Mode, output: AssignmentOutput | DecodeOutput)
     });
   }
   return Object.entries(output as DecodeOutput)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .sort(([a], [b]) => byCodeUnits(a, b))
     .map(
       ([member, d]) =>
         `${JSON.stringify(member)}: version ${d.version}, topics ${JSON.stringify(d.topics)}, userData ${d.userData === null ? "null" : JSON.stringify(d.userData)}`,

@@ -4,6 +4,7 @@
  * the same thing on that case.
  */
 import type { AssignmentOutput, DecodeOutput, Mode } from "../fixtures/load.ts";
+import { byCodeUnits } from "./order.ts";
 
 export type Outcome =
   | { kind: "output"; mode: Mode; output: AssignmentOutput | DecodeOutput }
@@ -21,9 +22,8 @@ export type Outcome =
   | { kind: "output-cap" }
   | { kind: "build-error" };
 
-const codeUnitOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 const sortedEntries = <T>(o: Record<string, T>): [string, T][] =>
-  Object.entries(o).sort(([a], [b]) => codeUnitOrder(a, b));
+  Object.entries(o).sort(([a], [b]) => byCodeUnits(a, b));
 
 /**
  * An assignment as sorted `[member, [[topic, partitions], ...]]` entries, topics with no

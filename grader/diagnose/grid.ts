@@ -4,6 +4,7 @@
  * whose ownership differs are drawn.
  */
 import type { AssignmentOutput } from "../fixtures/load.ts";
+import { byCodeUnits } from "../compare/order.ts";
 
 /** Partitions per grid row before it wraps. */
 const COLUMNS = 24;
@@ -36,9 +37,7 @@ export function assignmentGrid(
 ): string[] {
   const want = owners(expected);
   const got = owners(actual);
-  const topics = [...new Set([...want.keys(), ...got.keys()])].sort((a, b) =>
-    a < b ? -1 : a > b ? 1 : 0,
-  );
+  const topics = [...new Set([...want.keys(), ...got.keys()])].sort(byCodeUnits);
   const cell = (names: string[] | undefined, letterOf: (m: string) => string) =>
     names === undefined || names.length === 0
       ? "."

@@ -14,6 +14,10 @@ import { MEMORY_MIB, OUTPUT_CAP_BYTES } from "../context.ts";
 import { prepareProgram, runCase, type Program } from "../grade.ts";
 import { writeMutant } from "./mutants.ts";
 
+/**
+ * Mutant outcomes found by running every mutant on the case (built once, kept per case), for
+ * cases the recorded data does not cover. Call dispose() to remove what it built.
+ */
 export class LiveOutcomes implements OutcomeSource {
   private programs: Promise<Map<string, Program>> | undefined;
   private readonly cleanup: (() => void)[] = [];

@@ -21,6 +21,7 @@ export const FORMATS = {
 
 export type FormatName = keyof typeof FORMATS;
 
+/** True when `name` is one of the formats --format accepts. */
 export function isFormatName(name: string): name is FormatName {
   return Object.hasOwn(FORMATS, name);
 }

@@ -90,6 +90,7 @@ export function acquireSlot(): number {
   return freeSlots.pop() ?? nextSlot++;
 }
 
+/** Gives back a slot from acquireSlot, for the next case to run in. */
 export function releaseSlot(slot: number): void {
   freeSlots.push(slot);
 }

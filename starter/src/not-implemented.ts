@@ -10,6 +10,7 @@ export const EXERCISE = {
   assignRange: { file: "src/range-assignor.ts", lessonAnchor: "the-range-assignor" },
 } as const;
 
+/** What a stub throws: names the function, its file and the LESSON.md section (EXERCISE). */
 export class NotImplementedError extends Error {
   /** @param functionName the exported function that is still a stub */
   constructor(readonly functionName: keyof typeof EXERCISE) {

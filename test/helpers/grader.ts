@@ -50,6 +50,7 @@ export interface ResultsJson {
   }[];
 }
 
+/** `grade` with `--format json` added; the results parsed. */
 export function gradeJson(args: string[]): {
   status: number | null;
   results: ResultsJson;

@@ -12,6 +12,7 @@ export function readJsonl<T>(name: string): T[] {
     .map((line) => JSON.parse(line) as T);
 }
 
+/** A .json vector file, parsed. */
 export function readJson<T>(name: string): T {
   return JSON.parse(readFileSync(`${VECTORS_DIR}${name}`, "utf8")) as T;
 }
