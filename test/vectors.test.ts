@@ -7,7 +7,7 @@ import { VECTORS_DIR } from "./helpers/vectors.ts";
 const SHARED = fileURLToPath(new URL("../../shared/vectors/", import.meta.url));
 
 describe("test/vectors", () => {
-  it("holds the six vector files and their README", () => {
+  it("holds the seven vector files and their README", () => {
     expect(readdirSync(VECTORS_DIR).sort()).toEqual([
       "README.md",
       "assign-large-static.json",
@@ -16,6 +16,7 @@ describe("test/vectors", () => {
       "decode.jsonl",
       "java-subscriptions.jsonl",
       "librdkafka-subscriptions.jsonl",
+      "rack-assign.jsonl",
     ]);
   });
 
