@@ -3,13 +3,18 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["node_modules/", "**/input-validator.js", "test/vectors/", "test/submissions/"] },
+  { ignores: ["node_modules/", ".grader/", "**/input-validator.js", "test/vectors/", "test/submissions/"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
     // The starter's stubs take their parameters without using them yet.
     files: ["starter/src/**/*.ts"],
     rules: { "@typescript-eslint/no-unused-vars": ["error", { args: "none" }] },
+  },
+  {
+    // Plain JavaScript that Node runs directly (the grader's launcher and build worker).
+    files: ["**/*.mjs"],
+    languageOptions: { globals: { URL: "readonly", process: "readonly", console: "readonly" } },
   },
   {
     rules: {

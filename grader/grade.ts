@@ -7,8 +7,10 @@ import { join } from "node:path";
 import { judge, type Reason, type Status, type Verdict } from "./compare/verdict.ts";
 import type { Case, FixtureSchemas } from "./fixtures/load.ts";
 import { buildSubmission } from "./run/build.ts";
-import { runProcess, type ProcessSpec, type RawRun } from "./run/run-process.ts";
-import { acquireSlot, commandProgram, nodeProgram, releaseSlot } from "./run/sandbox.ts";
+import { runProcess, type RawRun } from "./run/run-process.ts";
+import { runIdentities } from "./run/identities.ts";
+import { cpuSecondsFor, kitHiddenFolders, programRun } from "./run/program.ts";
+import { confinedSpec, sandboxFeatures, wallBackstopMs, type ConfinedRun } from "./run/sandbox.ts";
 import { typeCheck } from "./run/typecheck.ts";
 import type { Reporter } from "./report/reporter.ts";
 import type { SubmissionTarget } from "./options.ts";
@@ -19,7 +21,7 @@ export interface GradeOptions {
   submission: SubmissionTarget;
   cases: readonly Case[];
   schemas: FixtureSchemas;
-  /** Per-case wall-clock limit, milliseconds. */
+  /** Per-case CPU-time limit, milliseconds (the kernel enforces it in whole seconds, rounded up). */
   timeoutMs: number;
   /** Bytes kept per output stream before the program is stopped. */
   outputCapBytes: number;
@@ -29,6 +31,8 @@ export interface GradeOptions {
   concurrency: number;
   /** Type-check a folder submission with tsc before grading (--types); errors fail the build. */
   typeCheck?: boolean;
+  /** Folders no program may see besides the kit's own (private cases, the batch, the reports). */
+  hidden?: readonly string[];
   kit: { version: string; fixtures: string };
   reporters: readonly Reporter[];
   /** Rebuilds the command line that reruns one case, for failure messages. */
@@ -60,7 +64,10 @@ export interface CaseResult {
   verdict: Verdict;
   /** Standard error as the program wrote it (capped). */
   stderr: string;
+  /** Wall-clock time of the run, milliseconds (not part of any verdict). */
   durationMs: number;
+  /** CPU time the program used, milliseconds, where the sandbox measured it. */
+  cpuMs: number | null;
   rerun: string;
 }
 
@@ -99,16 +106,23 @@ function result(
     verdict,
     stderr: run?.stderr ?? "",
     durationMs: run?.durationMs ?? 0,
+    cpuMs: run?.cpuMs ?? null,
     rerun,
   };
 }
 
-/** A submission ready to run: how to start its program on one case, in a given slot. */
+/** A submission ready to run: how to start its program on one case, as a given run identity. */
 export interface Program {
-  spec(c: Case, slot: number, sourceMaps?: boolean): ProcessSpec;
-  /** True when a rerun with source maps gives a more readable stack (TypeScript bundles). */
-  hasSourceMaps: boolean;
+  run(c: Case, uid: number | undefined): ConfinedRun;
+  /** Folders the program must not see. */
+  hidden: readonly string[];
 }
+
+/** Limits and visibility for preparing a program (GradeOptions' fields of the same names). */
+export type PrepareLimits = Pick<GradeOptions, "memoryMiB" | "timeoutMs"> & {
+  typeCheck?: boolean | undefined;
+  hidden?: readonly string[] | undefined;
+};
 
 /**
  * Gets a submission ready: a folder is bundled once (and type-checked with --types); a command
@@ -118,22 +132,12 @@ export interface Program {
  */
 export async function prepareProgram(
   target: SubmissionTarget,
-  limits: Pick<GradeOptions, "memoryMiB" | "timeoutMs"> & { typeCheck?: boolean | undefined },
+  limits: PrepareLimits,
 ): Promise<{ program?: Program; errors: string[]; cleanup: () => void }> {
+  const hidden = [...kitHiddenFolders(), ...(limits.hidden ?? [])];
   if (target.kind === "command") {
     return {
-      program: {
-        spec: (c, slot) =>
-          commandProgram(
-            target.command,
-            target.cwd,
-            c.mode === "decode",
-            c.inputText,
-            limits,
-            slot,
-          ),
-        hasSourceMaps: false,
-      },
+      program: { run: (c, uid) => programRun(target, c, limits, uid), hidden },
       errors: [],
       cleanup: () => {},
     };
@@ -144,44 +148,87 @@ export async function prepareProgram(
   if (build.bundle !== undefined && limits.typeCheck === true)
     errors.push(...(await typeCheck(target.path)));
   if (build.bundle === undefined || errors.length > 0) return { errors, cleanup };
-  // The slots' users must be able to reach the bundle and the empty folder they start in.
+  // The program sees its bundle's folder (bound read-only) and starts in an empty folder; in the
+  // unisolated mode both are real folders that the run identities must be able to reach.
   const workDir = join(build.outDir, "cwd");
   mkdirSync(workDir, { mode: 0o755 });
   chmodSync(build.outDir, 0o755);
   chmodSync(build.bundle, 0o644);
-  const bundle = build.bundle;
+  const bundle = { kind: "bundle" as const, path: build.bundle };
   return {
     program: {
-      spec: (c, slot, sourceMaps) =>
-        nodeProgram(bundle, c.mode === "decode", c.inputText, workDir, limits, slot, sourceMaps),
-      hasSourceMaps: true,
+      run: (c, uid) => programRun(bundle, c, limits, uid, workDir),
+      // The submission's own folder: its bundle is all the program needs of it.
+      hidden: [...hidden, target.path],
     },
     errors: [],
     cleanup,
   };
 }
 
-/** Runs one case: its own process in its own slot, the case's input on standard input. */
+/**
+ * Runs one case: its own confined process as a run identity of its own (root mode), the case's
+ * input on standard input, limited in CPU time and data memory by the kernel and by a generous
+ * wall-clock backstop.
+ */
 export async function runCase(
   program: Program,
   c: Case,
   limits: Pick<GradeOptions, "timeoutMs" | "outputCapBytes" | "signal">,
-  sourceMaps = false,
 ): Promise<RawRun> {
-  const slot = acquireSlot();
+  const root = sandboxFeatures().mode === "root";
+  const uid = root ? await runIdentities.acquire() : undefined;
   try {
-    return await runProcess(program.spec(c, slot, sourceMaps), {
-      timeoutMs: limits.timeoutMs,
+    return await runProcess(confinedSpec(program.run(c, uid), program.hidden), {
+      timeoutMs: wallBackstopMs(cpuSecondsFor(limits.timeoutMs)),
       outputCapBytes: limits.outputCapBytes,
       ...(limits.signal === undefined ? {} : { signal: limits.signal }),
     });
   } finally {
-    releaseSlot(slot);
+    if (uid !== undefined) runIdentities.release(uid);
   }
 }
 
-/** Three timeouts in a row, in fixture order, and the cases not yet started are skipped. */
-const TIMEOUTS_BEFORE_SKIPPING = 3;
+/**
+ * When the cases not yet graded are skipped: after this many limit verdicts (time, memory,
+ * output cap, or a failure that took at least half the time limit), in case order.
+ */
+export const LIMIT_VERDICTS_BEFORE_SKIPPING = 3;
+/** A submission's total CPU time across its cases, in multiples of the per-case limit. */
+export const CPU_BUDGET_CASES = 10;
+
+/** True when a result counts towards skipping: it hit a limit or came close to the time limit. */
+export function isLimitVerdict(r: CaseResult, timeoutMs: number): boolean {
+  if (r.status === "pass" || r.status === "skipped") return false;
+  if (r.status === "timeout" || r.reason === "memory" || r.reason === "output-cap") return true;
+  return (r.cpuMs ?? 0) >= timeoutMs / 2 || r.durationMs >= timeoutMs / 2;
+}
+
+/**
+ * Decides skipping from the results before a case, in case order only: a pure function of those
+ * verdicts, never of which cases happened to run at the same time.
+ */
+class SkipRule {
+  private limitVerdicts = 0;
+  private cpuMs = 0;
+  constructor(private readonly timeoutMs: number) {}
+
+  /** Takes the next result in case order. */
+  add(r: CaseResult): void {
+    if (isLimitVerdict(r, this.timeoutMs)) this.limitVerdicts++;
+    this.cpuMs += r.cpuMs ?? 0;
+  }
+
+  /** Why the cases from here on are skipped, or undefined while they are graded. */
+  reason(): string | undefined {
+    if (this.limitVerdicts >= LIMIT_VERDICTS_BEFORE_SKIPPING)
+      return `skipped: ${LIMIT_VERDICTS_BEFORE_SKIPPING} earlier cases hit a limit (time, memory, output size) or came close to the time limit`;
+    const budgetMs = CPU_BUDGET_CASES * this.timeoutMs;
+    if (this.cpuMs > budgetMs)
+      return `skipped: the earlier cases used the submission's CPU budget (${budgetMs / 1000} s)`;
+    return undefined;
+  }
+}
 
 /**
  * Grades a submission against the cases.
@@ -197,14 +244,27 @@ export async function gradeSubmission(options: GradeOptions): Promise<GradeResul
   const results: (CaseResult | undefined)[] = new Array<CaseResult | undefined>(cases.length);
   let reported = 0;
   const prepared = await prepareProgram(options.submission, options);
-  let timeoutStreak = 0;
-  let skipping = false;
+  const skip = new SkipRule(options.timeoutMs);
+  const skipped = (c: Case, why: string) =>
+    result(
+      c,
+      {
+        status: "skipped",
+        reason: "skipped-after-timeouts",
+        message: why,
+        outcome: { kind: "timeout" },
+      },
+      null,
+      options.rerunCommand(c.id),
+    );
   const publish = () => {
-    // Reporters see results in fixture order even though cases finish in any order.
+    // Reporters see results in case order even though cases finish in any order; a case run
+    // before the rule said to skip it is skipped all the same, so skipping never depends on timing.
     while (reported < cases.length && results[reported] !== undefined) {
+      const why = skip.reason();
+      if (why !== undefined) results[reported] = skipped(cases[reported] as Case, why);
       const done = results[reported] as CaseResult;
-      timeoutStreak = done.status === "timeout" ? timeoutStreak + 1 : 0;
-      if (timeoutStreak >= TIMEOUTS_BEFORE_SKIPPING) skipping = true;
+      skip.add(done);
       for (const r of reporters) r.onCaseResult?.(done);
       reported++;
     }
@@ -229,29 +289,16 @@ export async function gradeSubmission(options: GradeOptions): Promise<GradeResul
         while (next < cases.length && !aborted()) {
           const index = next++;
           const c = cases[index] as Case;
-          if (skipping) {
-            results[index] = result(
-              c,
-              {
-                status: "skipped",
-                reason: "skipped-after-timeouts",
-                message: `skipped: ${TIMEOUTS_BEFORE_SKIPPING} cases in a row ran out of time`,
-                outcome: { kind: "timeout" },
-              },
-              null,
-              options.rerunCommand(c.id),
-            );
+          // Every case before this one is published and the rule says skip: no need to run it.
+          const why = reported === index ? skip.reason() : undefined;
+          if (why !== undefined) {
+            results[index] = skipped(c, why);
             publish();
             continue;
           }
-          let run = await runCase(program, c, options);
+          const run = await runCase(program, c, options);
           if (aborted()) return;
-          const verdict = judge(c, run, options.schemas.output(c.mode));
-          if (verdict.reason === "crash" && program.hasSourceMaps) {
-            // The same crash again, with source maps, so its stack names src/*.ts lines.
-            const mapped = await runCase(program, c, options, true);
-            if (judge(c, mapped, options.schemas.output(c.mode)).reason === "crash") run = mapped;
-          }
+          const verdict = judge(c, run, options.schemas.output(c.mode), options.timeoutMs);
           let mistakes: string[] = [];
           if (verdict.status !== "pass" && options.diagnosis !== undefined) {
             const outcomes = await options.diagnosis.outcomesFor(c);

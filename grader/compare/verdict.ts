@@ -40,9 +40,16 @@ export interface Verdict {
   actual?: AssignmentOutput | DecodeOutput;
 }
 
-/** Node's own last words when a heap limit is reached. */
-const HEAP_DEATH =
-  /JavaScript heap out of memory|Reached heap limit|FATAL ERROR: .*Allocation failed/;
+/**
+ * Last words of a program that reached the heap limit or the kernel's data limit: V8's heap
+ * death, a failed ArrayBuffer/Buffer allocation, and the usual messages of other languages'
+ * runtimes (for --cmd programs).
+ */
+const MEMORY_DEATH =
+  /JavaScript heap out of memory|Reached heap limit|FATAL ERROR: .*Allocation failed|Array buffer allocation failed|Fatal process out of memory|\bMemoryError\b|Cannot allocate memory|std::bad_alloc|out of memory/;
+
+/** CPU time short of the limit that still counts as reaching it (`times` counts in 10 ms ticks). */
+const CPU_TICK_SLACK_MS = 100;
 /** `error: member "<id as a JSON string>": ...` */
 const BAD_INPUT_LINE = /^error: member ("(?:[^"\\]|\\.)*")/;
 
@@ -84,8 +91,14 @@ function outputProblems(c: Case, output: unknown, schema: ValidateFunction): str
  * @param c the case (its mode and expected outcome)
  * @param run what the process did
  * @param outputSchema the ajv validator for the case's mode's output
+ * @param timeoutMs the per-case CPU limit in ms (the kernel applies it in whole seconds)
  */
-export function judge(c: Case, run: RawRun, outputSchema: ValidateFunction): Verdict {
+export function judge(
+  c: Case,
+  run: RawRun,
+  outputSchema: ValidateFunction,
+  timeoutMs = Number.POSITIVE_INFINITY,
+): Verdict {
   const verdict = (
     status: Status,
     reason: Reason | null,
@@ -104,16 +117,41 @@ export function judge(c: Case, run: RawRun, outputSchema: ValidateFunction): Ver
       signal: null,
     });
   }
-  if (run.timedOut) {
-    return verdict("timeout", "timeout", "did not finish within the time limit", {
-      kind: "timeout",
-    });
+  if (run.sandboxError !== null) {
+    return verdict(
+      "error",
+      "crash",
+      `the grader's sandbox could not start the program (${run.sandboxError}); not the program's fault: tell your instructor`,
+      {
+        kind: "crash",
+        exitCode: null,
+        signal: null,
+      },
+    );
   }
-  if (
-    run.signal === "SIGXCPU" ||
-    (run.signal === "SIGKILL" && /CPU time limit/i.test(run.stderr))
-  ) {
-    return verdict("timeout", "timeout", "used more CPU time than the limit", { kind: "timeout" });
+  // The kernel decides: the CPU limit (SIGXCPU, then SIGKILL) or the wall-clock backstop.
+  const cpuLimitMs = Math.max(1, Math.ceil(timeoutMs / 1000)) * 1000;
+  const killedAtCpuLimit =
+    (run.signal === "SIGXCPU" || run.signal === "SIGKILL") &&
+    run.cpuMs !== null &&
+    run.cpuMs >= cpuLimitMs - CPU_TICK_SLACK_MS;
+  if (run.signal === "SIGXCPU" || killedAtCpuLimit) {
+    return verdict(
+      "timeout",
+      "timeout",
+      `used more CPU time than the limit (${cpuLimitMs / 1000} s)`,
+      { kind: "timeout" },
+    );
+  }
+  if (run.timedOut) {
+    return verdict(
+      "timeout",
+      "timeout",
+      "did not finish: still running long after the time limit (it sleeps or waits)",
+      {
+        kind: "timeout",
+      },
+    );
   }
   if (run.outputCapped !== null) {
     return verdict(
@@ -123,10 +161,15 @@ export function judge(c: Case, run: RawRun, outputSchema: ValidateFunction): Ver
       { kind: "output-cap" },
     );
   }
-  if (run.exitCode !== 0 && HEAP_DEATH.test(run.stderr)) {
-    return verdict("error", "memory", "ran out of memory (the heap limit was reached)", {
-      kind: "memory",
-    });
+  if (run.exitCode !== 0 && MEMORY_DEATH.test(run.stderr)) {
+    return verdict(
+      "error",
+      "memory",
+      "ran out of memory (the heap or data memory limit was reached)",
+      {
+        kind: "memory",
+      },
+    );
   }
   const stderrLine = firstLine(run.stderr);
   if (run.exitCode === 3 && stderrLine.startsWith("not implemented yet:")) {

@@ -5,6 +5,7 @@
  * starts outlives it (unless it leaves the group itself: see the README's sandbox section).
  */
 import { spawn } from "node:child_process";
+import { constants as osConstants } from "node:os";
 
 export interface RunLimits {
   /** Wall-clock limit in milliseconds. */
@@ -25,9 +26,14 @@ export interface ProcessSpec {
   env: NodeJS.ProcessEnv;
   /** Written to standard input, which is then closed. */
   stdin: string;
-  /** Run as this user and group (the grader must be root to set them). */
-  uid?: number;
-  gid?: number;
+  /**
+   * The process reports on fd 3 (the sandbox's wrapper shell, sandbox.ts): `status N` for the
+   * program's exit status, then the output of `times`, whose last line is the CPU time of the
+   * program. Without it, exit status and signal are the process's own and CPU time is unknown.
+   */
+  reportFd?: boolean;
+  /** Called once the process has ended (e.g. to remove its mount table). */
+  cleanup?: () => void;
 }
 
 /** What happened when a process ran; the verdict is decided elsewhere (compare/). */
@@ -41,7 +47,53 @@ export interface RawRun {
   timedOut: boolean;
   /** The process could not be started at all (e.g. a --cmd that does not exist). */
   spawnError: string | null;
+  /** The sandbox itself failed to start the program (not the program's fault). */
+  sandboxError: string | null;
+  /** CPU time (user + system) the program used, in milliseconds, when the sandbox reported it. */
+  cpuMs: number | null;
   durationMs: number;
+}
+
+/** Signal names by number, for a status above 128 reported by the wrapper shell. */
+const SIGNAL_NAMES = new Map(
+  Object.entries(osConstants.signals).map(([name, number]) => [number, name as NodeJS.Signals]),
+);
+
+/** Seconds in `times` output: `0m0.080000s` (dash) or `0m0.080s` (bash). */
+function timesSeconds(field: string): number {
+  const match = /^(\d+)m([\d.]+)s$/.exec(field);
+  return match === null ? Number.NaN : Number(match[1]) * 60 + Number(match[2]);
+}
+
+/**
+ * Reads the wrapper's report (see ProcessSpec.reportFd).
+ *
+ * @returns the program's status (exit code, or signal for a status above 128), its CPU time in
+ *   ms, and the sandbox's own failure line, each null when absent
+ */
+export function parseReport(text: string): {
+  exitCode: number | null;
+  signal: NodeJS.Signals | null;
+  cpuMs: number | null;
+  sandboxError: string | null;
+} {
+  const lines = text.split("\n").filter((l) => l.trim() !== "");
+  const failure = lines.find((l) => l.startsWith("sandbox "));
+  const status = lines.find((l) => l.startsWith("status "));
+  let exitCode: number | null = null;
+  let signal: NodeJS.Signals | null = null;
+  if (status !== undefined) {
+    const n = Number(status.slice("status ".length));
+    if (n > 128 && SIGNAL_NAMES.has(n - 128)) signal = SIGNAL_NAMES.get(n - 128) ?? null;
+    else exitCode = n;
+  }
+  let cpuMs: number | null = null;
+  const children = lines.at(-1)?.trim().split(/\s+/);
+  if (status !== undefined && children?.length === 2) {
+    const seconds = timesSeconds(children[0] ?? "") + timesSeconds(children[1] ?? "");
+    if (Number.isFinite(seconds)) cpuMs = Math.round(seconds * 1000);
+  }
+  return { exitCode, signal, cpuMs, sandboxError: failure ?? null };
 }
 
 /** Process groups still running, killed if the grader exits or is interrupted. */
@@ -84,16 +136,21 @@ export function runProcess(spec: ProcessSpec, limits: RunLimits): Promise<RawRun
     const child = spawn(spec.command, spec.args, {
       cwd: spec.cwd,
       env: spec.env,
-      ...(spec.uid === undefined ? {} : { uid: spec.uid }),
-      ...(spec.gid === undefined ? {} : { gid: spec.gid }),
       detached: process.platform !== "win32", // its own process group, so the group can be killed
-      stdio: ["pipe", "pipe", "pipe"],
+      stdio: spec.reportFd === true ? ["pipe", "pipe", "pipe", "pipe"] : ["pipe", "pipe", "pipe"],
       windowsHide: true,
     });
     const pid = child.pid;
     if (pid !== undefined) running.add(pid);
 
     const chunks = { stdout: [] as Buffer[], stderr: [] as Buffer[] };
+    // The wrapper's report: a few short lines; capped all the same.
+    let report = "";
+    const reportStream = spec.reportFd === true ? child.stdio[3] : null;
+    reportStream?.on("data", (chunk: Buffer) => {
+      if (report.length < 4096) report += chunk.toString("utf8");
+    });
+    reportStream?.on("error", () => {});
     const sizes = { stdout: 0, stderr: 0 };
     let outputCapped: RawRun["outputCapped"] = null;
     let timedOut = false;
@@ -133,6 +190,7 @@ export function runProcess(spec: ProcessSpec, limits: RunLimits): Promise<RawRun
       setTimeout(() => {
         child.stdout.destroy();
         child.stderr.destroy();
+        reportStream?.destroy();
       }, 250).unref();
     });
     const finish = (exitCode: number | null, signal: NodeJS.Signals | null) => {
@@ -151,9 +209,15 @@ export function runProcess(spec: ProcessSpec, limits: RunLimits): Promise<RawRun
           ? `${body}\n[… ${stream} truncated by the grader at ${limits.outputCapBytes} bytes]`
           : body;
       };
+      spec.cleanup?.();
+      const reported = spec.reportFd === true ? parseReport(report) : undefined;
+      const fromReport =
+        reported !== undefined && (reported.exitCode !== null || reported.signal !== null);
       resolve({
-        exitCode,
-        signal,
+        exitCode: fromReport ? reported.exitCode : exitCode,
+        signal: fromReport ? reported.signal : signal,
+        sandboxError: reported?.sandboxError ?? null,
+        cpuMs: reported?.cpuMs ?? null,
         stdout: text("stdout"),
         stderr: text("stderr"),
         outputCapped,

@@ -1,98 +1,136 @@
 /**
- * The sandbox a submission's program runs in, one process per case. What each part does and does
- * not stop is in the README ("The sandbox"):
+ * The sandbox that submitted code runs in: each case's program, and (as the build worker) the
+ * bundler and tsc that read submitted source. What each part does and does not stop, per mode, is
+ * in docs/sandbox.md; in short:
  *
- * - Node's permission model (Node 20: --experimental-permission, later: --permission): the bundle
- *   may read its own file and nothing else; no writes, no child processes, no worker threads.
- * - A minimal environment (PATH, LANG=C.UTF-8, TZ=UTC): nothing of the grader's own, no secrets.
- * - An empty temporary working directory; the input on standard input only.
- * - A heap cap (--max-old-space-size) and, where prlimit exists, a CPU-time limit (and for
- *   --cmd programs an address-space limit), besides the wall-clock limit of run-process.ts.
- * - When the grader runs as root, each parallel slot runs as its own unprivileged uid, so a
- *   program cannot signal the grader, another slot's program, or anything else it did not start.
+ * - `root` (the grader runs as root on Linux, as CI and Gradescope run it): every run gets its own
+ *   PID, network and mount namespace (`unshare`), runs as a run identity no other grader on the
+ *   machine holds (identities.ts), sees fresh private /tmp, /var/tmp and /dev/shm, sees none of the
+ *   folders holding answers, submissions or reports (each covered by an empty read-only tmpfs), and
+ *   dies with the grader (parent-death signal; the namespace's init takes everything with it).
+ * - `user-namespace` (not root, but the kernel allows unprivileged user namespaces): the same
+ *   namespaces and hidden folders through a user namespace; the program runs with the grader's own
+ *   uid but without capabilities, so it can write where your user can, outside the hidden folders.
+ * - `none` (neither): only Node's permission model, the limits and a minimal environment. `--batch`
+ *   and `--cmd` then refuse to run unless `--allow-unisolated` is given.
+ *
+ * In every mode the kernel decides the limits, not the clock: CPU seconds (`ulimit -t`) and data
+ * memory (`ulimit -d`, which Node honours for Buffers too), with the wall clock only a generous
+ * backstop for programs that sleep. A shell between the sandbox and the program reports the
+ * program's exit status and the CPU time it used (`times`) on a file descriptor the program does
+ * not inherit.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve, sep } from "node:path";
+import { IDENTITY_BASE } from "./identities.ts";
 import type { ProcessSpec } from "./run-process.ts";
 
-/** uids (and gids) of the slots: SLOT_UID_BASE + slot. Unused by any account on a normal system. */
-export const SLOT_UID_BASE = 64_000;
+export type IsolationMode = "root" | "user-namespace" | "none";
 
-export interface SandboxLimits {
-  timeoutMs: number;
-  memoryMiB: number;
-}
-
-/** What this machine's sandbox can do (the grader prints a warning for what it cannot). */
+/** What this machine's sandbox can do, detected once per grader process. */
 export interface SandboxFeatures {
-  /** Node's permission model, with its flag for this Node version. */
+  mode: IsolationMode;
+  /** Node's permission-model flag for this Node version. */
   permissionFlag: string;
-  /** prlimit, for the CPU-time (and --cmd address-space) limits. */
-  prlimit: string | undefined;
-  /** Running as root: each slot gets its own uid. */
-  separateUids: boolean;
   /** Process groups can be killed (not on Windows). */
   processGroups: boolean;
+  /** A POSIX shell for the reporting wrapper (absent on Windows). */
+  shell: string | undefined;
+  /** `setpriv` (util-linux), for the parent-death signal and dropping privileges. */
+  setpriv: string | undefined;
+  /** Why a stronger mode is not available, for the warning line; undefined in root mode. */
+  weaker: string | undefined;
 }
 
-let features: SandboxFeatures | undefined;
+let detected: SandboxFeatures | undefined;
 
-/** Detects the sandbox's parts once. */
+/** The first of `names` found on PATH or in the usual system folders. */
+function which(name: string): string | undefined {
+  for (const dir of ["/usr/bin", "/bin", "/usr/sbin", "/sbin", "/usr/local/bin"]) {
+    const path = join(dir, name);
+    if (existsSync(path)) return path;
+  }
+  return undefined;
+}
+
+/** True when `command` runs and exits 0 within five seconds. */
+function works(command: string, args: string[]): boolean {
+  try {
+    execFileSync(command, args, { stdio: "ignore", timeout: 5000 });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The unshare arguments every namespaced run starts with (user namespace only without root). */
+function unshareArgs(mode: "root" | "user-namespace"): string[] {
+  return [
+    ...(mode === "user-namespace" ? ["--user", "--map-root-user"] : []),
+    "--net",
+    "--pid",
+    "--mount",
+    "--fork",
+    "--kill-child",
+    "--propagation",
+    "private",
+    "--",
+  ];
+}
+
+/**
+ * Detects the sandbox's parts once: which isolation mode this machine allows (probing the real
+ * chain: namespaces, a tmpfs mount and, as root, switching to a run identity).
+ */
 export function sandboxFeatures(): SandboxFeatures {
-  if (features !== undefined) return features;
+  if (detected !== undefined) return detected;
   const major = Number(process.versions.node.split(".")[0]);
-  let prlimit: string | undefined;
-  if (process.platform === "linux") {
-    for (const candidate of ["/usr/bin/prlimit", "/bin/prlimit"]) {
-      if (existsSync(candidate)) prlimit = candidate;
-    }
-    if (prlimit === undefined) {
-      try {
-        prlimit =
-          execFileSync("sh", ["-c", "command -v prlimit"], { encoding: "utf8" }).trim() ||
-          undefined;
-      } catch {
-        prlimit = undefined;
-      }
+  const permissionFlag = major >= 22 ? "--permission" : "--experimental-permission";
+  const windows = process.platform === "win32";
+  const shell = windows ? undefined : existsSync("/bin/sh") ? "/bin/sh" : undefined;
+  const setpriv = process.platform === "linux" ? which("setpriv") : undefined;
+  const unshare = process.platform === "linux" ? which("unshare") : undefined;
+  const isRoot = typeof process.getuid === "function" && process.getuid() === 0;
+  let mode: IsolationMode = "none";
+  let weaker: string | undefined;
+  if (process.platform !== "linux") {
+    weaker = `${process.platform}: no Linux namespaces`;
+  } else if (shell === undefined || setpriv === undefined || unshare === undefined) {
+    weaker = "util-linux's unshare and setpriv are missing";
+  } else if (isRoot) {
+    const probe = `mount -t tmpfs kit /dev/shm && mount -t proc proc /proc && exec setpriv --reuid=${IDENTITY_BASE} --regid=${IDENTITY_BASE} --clear-groups --no-new-privs -- /bin/sh -c 'exit 0'`;
+    if (works(unshare, [...unshareArgs("root"), shell, "-c", probe])) mode = "root";
+    else weaker = "running as root, but this kernel refused new namespaces or mounts";
+  } else {
+    const probe = "mount -t tmpfs kit /dev/shm && mount -t proc proc /proc";
+    if (works(unshare, [...unshareArgs("user-namespace"), shell, "-c", probe])) {
+      mode = "user-namespace";
+      weaker = "not root: programs run as your own user (in namespaces, without capabilities)";
+    } else {
+      weaker = "not root, and this kernel does not allow unprivileged user namespaces";
     }
   }
-  features = {
-    permissionFlag: major >= 22 ? "--permission" : "--experimental-permission",
-    prlimit,
-    separateUids:
-      process.platform !== "win32" &&
-      typeof process.getuid === "function" &&
-      process.getuid() === 0,
-    processGroups: process.platform !== "win32",
-  };
-  return features;
+  detected = { mode, permissionFlag, processGroups: !windows, shell, setpriv, weaker };
+  return detected;
 }
 
-/** One line per sandbox part that is off on this machine (empty when everything is on). */
+/** One line per sandbox part that is off on this machine (empty in root mode). */
 export function sandboxWarnings(f: SandboxFeatures = sandboxFeatures()): string[] {
-  const warnings: string[] = [];
   if (process.platform === "win32") {
-    warnings.push(
-      "Windows: the sandbox is off (no process groups, no CPU limit, no separate users): grade untrusted code on Linux or macOS.",
-    );
-    return warnings;
+    return [
+      "Windows: the sandbox is off (no process groups, no CPU limit, no separate users): grade untrusted code on Linux.",
+    ];
   }
-  if (f.prlimit === undefined)
-    warnings.push("no prlimit here: no CPU-time limit beyond the wall clock");
-  return warnings;
-}
-
-const freeSlots: number[] = [];
-let nextSlot = 0;
-
-/** A slot number no running case holds; give it back with releaseSlot. */
-export function acquireSlot(): number {
-  return freeSlots.pop() ?? nextSlot++;
-}
-
-/** Gives back a slot from acquireSlot, for the next case to run in. */
-export function releaseSlot(slot: number): void {
-  freeSlots.push(slot);
+  if (f.mode === "root") return [];
+  if (f.mode === "user-namespace")
+    return [
+      `sandbox: ${f.weaker ?? "user namespaces"}; run the grader as root (sudo) for separate identities`,
+    ];
+  return [
+    `sandbox: ${f.weaker ?? "no isolation"}; only Node's permission model and the limits apply (see docs/sandbox.md)`,
+  ];
 }
 
 /** The environment every program gets: nothing of the grader's own. */
@@ -110,85 +148,192 @@ export function programEnv(): NodeJS.ProcessEnv {
   };
 }
 
-/** CPU seconds allowed: the wall-clock limit rounded up, plus one. */
-function cpuSeconds(limits: SandboxLimits): number {
-  return Math.ceil(limits.timeoutMs / 1000) + 1;
-}
-
-function withLimits(
-  f: SandboxFeatures,
-  limits: SandboxLimits,
-  command: string,
-  args: string[],
-  addressSpace: boolean,
-) {
-  if (f.prlimit === undefined) return { command, args };
-  const cpu = cpuSeconds(limits);
-  const as = addressSpace ? [`--as=${limits.memoryMiB * 4 * 1024 * 1024}`] : [];
-  return { command: f.prlimit, args: [`--cpu=${cpu}:${cpu + 1}`, ...as, "--", command, ...args] };
-}
-
-function identity(f: SandboxFeatures, slot: number): Pick<ProcessSpec, "uid" | "gid"> {
-  return f.separateUids ? { uid: SLOT_UID_BASE + slot, gid: SLOT_UID_BASE + slot } : {};
+/** The limits the kernel holds a run to. */
+export interface KernelLimits {
+  /** CPU time, whole seconds (RLIMIT_CPU: SIGXCPU, then SIGKILL). */
+  cpuSeconds: number;
+  /** Data memory, MiB (RLIMIT_DATA: heap, Buffers and every other private writable mapping). */
+  dataMiB: number;
 }
 
 /**
- * How to run a built TypeScript submission (an esbuild bundle) on one case.
+ * The wall-clock backstop for a run whose CPU limit is `cpuSeconds`: generous, so that only a
+ * program that sleeps or waits reaches it, however busy the machine is.
+ */
+export function wallBackstopMs(cpuSeconds: number): number {
+  return cpuSeconds * 3000 + 5000;
+}
+
+/** A file or folder made visible inside the sandbox at a fixed path. */
+export interface Bind {
+  source: string;
+  /** Where it appears, under SANDBOX_DIR. */
+  target: string;
+  writable?: boolean;
+}
+
+/** Where binds appear inside the sandbox: a private tmpfs mounted over /dev/shm for each run. */
+export const SANDBOX_DIR = "/dev/shm";
+
+/** One confined run: what to execute, what it may see, as whom, within which limits. */
+export interface ConfinedRun {
+  command: string;
+  args: string[];
+  /** Made visible at their targets (namespaced modes); ignored in mode none. */
+  binds: Bind[];
+  /** Where the run starts (a path valid inside the sandbox; in mode none, a real folder). */
+  cwd: string;
+  /** A folder also kept visible (read-only) at its own path, e.g. a --cmd program's folder. */
+  visibleInPlace?: string;
+  limits: KernelLimits;
+  stdin: string;
+  env: NodeJS.ProcessEnv;
+  /** The run identity (root mode), or undefined to keep the grader's own uid. */
+  uid: number | undefined;
+}
+
+/** A path escaped for an fstab field (spaces, tabs, newlines and backslashes as octal). */
+export function fstabPath(path: string): string {
+  return path.replace(/[\\ \t\n]/g, (c) => `\\${c.charCodeAt(0).toString(8).padStart(3, "0")}`);
+}
+
+const isInside = (path: string, dir: string) => path === dir || path.startsWith(dir + sep);
+
+/** Folders every namespaced run gets fresh and empty, so nothing under them needs hiding. */
+const PRIVATE_DIRS = ["/tmp", "/var/tmp", SANDBOX_DIR];
+/** Where the folder kept visible is parked while /tmp and the hidden folders are covered. */
+const PARKED = `${SANDBOX_DIR}/.visible`;
+
+/**
+ * The mount table a namespaced run starts with, in order: a private tmpfs over /dev/shm with the
+ * binds inside it (made before anything else is covered, so sources anywhere stay reachable), the
+ * folder kept visible parked there too; then private /tmp and /var/tmp, an empty read-only tmpfs
+ * over every hidden folder, the visible folder back at its own path (read-only), and a /proc of
+ * the run's own PID namespace that shows only its own processes.
+ */
+export function mountTable(run: ConfinedRun, hidden: readonly string[]): string {
+  const tmpfs = (target: string, options: string) =>
+    `kit ${fstabPath(target)} tmpfs ${options} 0 0`;
+  const bind = (source: string, target: string, writable: boolean) =>
+    `${fstabPath(source)} ${fstabPath(target)} none bind,${writable ? "rw" : "ro"},nosuid,nodev,X-mount.mkdir 0 0`;
+  const lines = [tmpfs(SANDBOX_DIR, "rw,nosuid,nodev,size=64m,mode=1777")];
+  for (const b of run.binds) lines.push(bind(b.source, b.target, b.writable === true));
+  const keep = run.visibleInPlace === undefined ? undefined : resolve(run.visibleInPlace);
+  if (keep !== undefined) lines.push(bind(keep, PARKED, false));
+  for (const dir of PRIVATE_DIRS.slice(0, 2)) {
+    if (existsSync(dir)) lines.push(tmpfs(dir, "rw,nosuid,nodev,size=64m,mode=1777"));
+  }
+  const covered: string[] = [...PRIVATE_DIRS];
+  // Outer folders first, so a folder inside one already covered is recognised and left out.
+  for (const dir of [...new Set(hidden)].sort((a, b) => a.length - b.length)) {
+    // Under a covered folder it is gone already; a folder holding the visible one stays.
+    if (covered.some((c) => isInside(dir, c))) continue;
+    if (keep !== undefined && isInside(keep, dir)) continue;
+    if (!existsSync(dir)) continue;
+    lines.push(tmpfs(dir, "ro,nosuid,nodev,noexec,size=4k,mode=000"));
+    covered.push(dir);
+  }
+  if (keep !== undefined) lines.push(bind(PARKED, keep, false));
+  lines.push("kitproc /proc proc rw,nosuid,nodev,noexec,hidepid=2 0 0");
+  return `${lines.join("\n")}\n`;
+}
+
+/**
+ * The wrapper shell's script. Positional parameters: $1 the mount table ("" for none), $2 CPU
+ * seconds, $3 data KiB, $4 the working folder, $5 the run identity ("" to keep the uid), $6 "drop"
+ * to drop every capability (user namespace), then the command. It reports on fd 3, which the
+ * program does not inherit: `status N` and the output of `times` (the last line is the children's
+ * user and system CPU time).
+ */
+const WRAPPER = [
+  "table=$1 cpu=$2 data=$3 dir=$4 uid=$5 drop=$6; shift 6",
+  'if [ -n "$table" ]; then mount -a -T "$table" || { echo "sandbox mount failed" >&3; exit 125; }; fi',
+  'cd "$dir" || { echo "sandbox cd failed" >&3; exit 125; }',
+  'ulimit -t "$cpu" && ulimit -d "$data" || { echo "sandbox ulimit failed" >&3; exit 125; }',
+  'if [ -n "$uid" ]; then',
+  '  setpriv --reuid="$uid" --regid="$uid" --clear-groups --no-new-privs --pdeathsig=KILL -- "$@" 3>&-',
+  'elif [ -n "$drop" ]; then',
+  '  setpriv --no-new-privs --inh-caps=-all --bounding-set=-all --pdeathsig=KILL -- "$@" 3>&-',
+  "elif command -v setpriv >/dev/null 2>&1; then",
+  '  setpriv --pdeathsig=KILL -- "$@" 3>&-',
+  "else",
+  '  "$@" 3>&-',
+  "fi",
+  "s=$?",
+  'echo "status $s" >&3',
+  "times >&3",
+  "exit $s",
+].join("\n");
+
+/**
+ * Where the grader keeps the mount tables it writes: a private folder, removed on exit.
+ */
+let tablesDir: string | undefined;
+let tableCount = 0;
+function tablesFolder(): string {
+  if (tablesDir === undefined) {
+    const dir = mkdtempSync(join(tmpdir(), "kit-grade-mounts-"));
+    tablesDir = dir;
+    process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
+  }
+  return tablesDir;
+}
+
+/**
+ * How to start one confined run as a process. The process reports on fd 3 (see run-process.ts).
  *
- * @param bundle the bundle's path; its folder must be readable by the slot's uid
- * @param decode true for a `decode` case (`main --decode`)
- * @param workDir an empty folder the program starts in
- * @param sourceMaps map stack traces back to src/*.ts (slower to start)
+ * @param run what to run and how it is confined
+ * @param hidden folders the run must not see (answers, submissions, reports); namespaced modes
+ * @throws Error when the sandbox needs a POSIX shell and there is none (Windows)
  */
-export function nodeProgram(
-  bundle: string,
-  decode: boolean,
-  input: string,
-  workDir: string,
-  limits: SandboxLimits,
-  slot: number,
-  sourceMaps = false,
+export function confinedSpec(
+  run: ConfinedRun,
+  hidden: readonly string[],
   f: SandboxFeatures = sandboxFeatures(),
 ): ProcessSpec {
-  const nodeArgs = [
-    f.permissionFlag,
-    `--allow-fs-read=${bundle}`,
-    "--no-warnings",
-    `--max-old-space-size=${limits.memoryMiB}`,
-    // Source maps cost every start a little; crashes are rerun with them for a readable stack.
-    ...(sourceMaps ? ["--enable-source-maps"] : []),
-    bundle,
-    ...(decode ? ["--decode"] : []),
-  ];
+  const dataKiB = String(run.limits.dataMiB * 1024);
+  const cpu = String(run.limits.cpuSeconds);
+  if (f.shell === undefined) {
+    // Windows: no wrapper, no limits but the wall clock (the warning says so).
+    return { command: run.command, args: run.args, cwd: run.cwd, env: run.env, stdin: run.stdin };
+  }
+  if (f.mode === "none") {
+    const args = ["-c", WRAPPER, "kit-sandbox", "", cpu, dataKiB, run.cwd, "", ""];
+    return {
+      command: f.shell,
+      args: [...args, run.command, ...run.args],
+      env: run.env,
+      stdin: run.stdin,
+      reportFd: true,
+    };
+  }
+  const table = join(tablesFolder(), `table-${process.pid}-${tableCount++}`);
+  writeFileSync(
+    table,
+    mountTable(
+      run,
+      hidden.map((d) => resolve(d)),
+    ),
+    { mode: 0o600 },
+  );
+  const uid = f.mode === "root" && run.uid !== undefined ? String(run.uid) : "";
+  const drop = f.mode === "user-namespace" ? "drop" : "";
+  const inner = [f.shell, "-c", WRAPPER, "kit-sandbox", table, cpu, dataKiB, run.cwd, uid, drop];
   return {
-    ...withLimits(f, limits, process.execPath, nodeArgs, false),
-    ...identity(f, slot),
-    cwd: workDir,
-    env: programEnv(),
-    stdin: input,
-  };
-}
-
-/**
- * How to run any program (--cmd) on one case: `sh -c COMMAND [--decode]` in the folder the user
- * typed the command in. Node's permission model does not apply (the program may not be Node):
- * the limits, the minimal environment and (as root) the separate uid do.
- */
-export function commandProgram(
-  command: string,
-  cwd: string,
-  decode: boolean,
-  input: string,
-  limits: SandboxLimits,
-  slot: number,
-  f: SandboxFeatures = sandboxFeatures(),
-): ProcessSpec {
-  const shellCommand = decode ? `${command} --decode` : command;
-  return {
-    ...withLimits(f, limits, "/bin/sh", ["-c", shellCommand], true),
-    ...identity(f, slot),
-    cwd,
-    env: programEnv(),
-    stdin: input,
+    // setpriv first: the whole chain gets SIGKILL when the grader dies, however it dies.
+    command: f.setpriv ?? "setpriv",
+    args: [
+      "--pdeathsig=KILL",
+      "--",
+      "unshare",
+      ...unshareArgs(f.mode),
+      ...inner,
+      run.command,
+      ...run.args,
+    ],
+    env: run.env,
+    stdin: run.stdin,
+    reportFd: true,
+    cleanup: () => rmSync(table, { force: true }),
   };
 }
