@@ -3,7 +3,6 @@
  * modules named for what they do (fixtures/, run/, compare/, diagnose/, report/, batch/, grade.ts).
  * Exit codes: 0 every required case passed; 1 some did not; 2 the grader could not grade.
  */
-import { writeFileSync } from "node:fs";
 import { CATALOGUE } from "./diagnose/catalogue.ts";
 import { SetupError } from "./errors.ts";
 import { prepareGrading, type GradingContext } from "./context.ts";
@@ -11,6 +10,8 @@ import { allRequiredPassed, gradeSubmission } from "./grade.ts";
 import { parseGradeArgs, USAGE, type GradeCommand } from "./options.ts";
 import { FORMATS } from "./report/formats.ts";
 import { MemorySink, streamSink, type Reporter } from "./report/reporter.ts";
+import { guardGrader } from "./run/run-process.ts";
+import { writeReportFile } from "./safe-write.ts";
 
 /** The mistake catalogue as text (--list-mistakes). */
 function listMistakes(): string {
@@ -32,7 +33,7 @@ async function gradeOne(command: GradeCommand, context: GradingContext): Promise
     return FORMATS[format.name](sink);
   });
   const results = await gradeSubmission(context.gradeOptions(command.submission, reporters));
-  for (const { file, sink } of files) writeFileSync(file, sink.text());
+  for (const { file, sink } of files) writeReportFile(file, sink.text());
   return allRequiredPassed(results) ? 0 : 1;
 }
 
@@ -68,6 +69,7 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+guardGrader();
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;

@@ -14,7 +14,7 @@ import type { GradeOptions } from "./grade.ts";
 import { BUILT_IN_CASES_DIR, KIT_ROOT, kitVersion } from "./kit.ts";
 import type { GradeCommand, SubmissionTarget } from "./options.ts";
 import type { Reporter } from "./report/reporter.ts";
-import { sandboxWarnings } from "./run/sandbox.ts";
+import { sandboxFeatures, sandboxWarnings } from "./run/sandbox.ts";
 
 /** 25 times the largest expected answer of the built-in cases. */
 export const OUTPUT_CAP_BYTES = 4 * 1024 * 1024;
@@ -53,6 +53,12 @@ export function shellWord(word: string): string {
  */
 export async function prepareGrading(command: GradeCommand): Promise<GradingContext> {
   for (const warning of sandboxWarnings()) process.stderr.write(`grade: warning: ${warning}\n`);
+  const untrusted = command.action === "batch" || command.submission.kind === "command";
+  if (untrusted && sandboxFeatures().mode === "none" && !command.allowUnisolated) {
+    throw new SetupError(
+      `${command.action === "batch" ? "--batch" : "--cmd"} runs other people's code, and this machine gives the grader no namespaces to isolate it (${sandboxFeatures().weaker ?? "no isolation"}). Run the grader as root (sudo npm run grade -- ...), or pass --allow-unisolated to accept that programs run as your user, can write where you can and signal your processes (docs/sandbox.md).`,
+    );
+  }
   const schemas = new FixtureSchemas();
   let cases = loadCases(BUILT_IN_CASES_DIR, command.fixtures, schemas);
   if (command.random !== undefined) {
@@ -104,6 +110,12 @@ export async function prepareGrading(command: GradeCommand): Promise<GradingCont
       memoryMiB: MEMORY_MIB,
       concurrency: availableParallelism(),
       typeCheck: command.types,
+      // Private cases, the other submissions of a batch and the reports: no program sees them.
+      hidden: [
+        ...command.fixtures,
+        ...(command.batch === undefined ? [] : [command.batch.dir]),
+        ...(command.reportDir === undefined ? [] : [command.reportDir]),
+      ],
       kit,
       reporters,
       diagnosis,

@@ -16,7 +16,8 @@ PATH defaults to starter/ in the kit (in a student's handout: the handout's own 
 
 Options:
   --only ID             grade only this case (repeatable), e.g. --only 01-lesson-7-partitions-3-members
-  --timeout MS          wall-clock limit per case in milliseconds (default 10000)
+  --timeout MS          CPU-time limit per case in milliseconds (default 10000; the kernel
+                        counts whole seconds; a program that sleeps is stopped at 3x + 5 s)
   --format NAME[=FILE]  ${Object.keys(FORMATS).join(" | ")} (default text), to standard output or
                         to FILE (repeatable; at most one on standard output; when all go to
                         files, the text report still goes to standard output)
@@ -33,6 +34,8 @@ Instructors:
   --batch DIR           grade every folder in DIR; needs --report-dir OUT (gradebook.csv,
                         report.html, results/); --shard I/N grades a stable share (I from 1)
   --merge OUT1 OUT2 ... join the report folders of shards; needs --report-dir OUT
+  --allow-unisolated    run --batch/--cmd even where no namespaces are available (not root and
+                        no user namespaces): programs then run as your user (docs/sandbox.md)
 
 Examples:
   npm run grade                          grade starter/ (or, in the handout, your src/)
@@ -77,6 +80,11 @@ export interface GradeCommand {
   reportDir: string | undefined;
   /** The arguments a user would retype to grade the same way, without --only/--format. */
   rerunArgs: string[];
+  /**
+   * --allow-unisolated: run --batch or --cmd programs even where the sandbox has no namespaces
+   * (not root and no user namespaces), accepting what docs/sandbox.md says is then exposed.
+   */
+  allowUnisolated: boolean;
 }
 
 /** npm runs scripts from the package root; INIT_CWD is where the user typed the command. */
@@ -155,6 +163,7 @@ export function parseGradeArgs(argv: string[]): GradeCommand {
         merge: { type: "boolean", default: false },
         "report-dir": { type: "string" },
         watch: { type: "boolean", default: false },
+        "allow-unisolated": { type: "boolean", default: false },
       },
     });
   } catch (error) {
@@ -296,5 +305,6 @@ export function parseGradeArgs(argv: string[]): GradeCommand {
     reportDir:
       values["report-dir"] === undefined ? undefined : resolve(userCwd(), values["report-dir"]),
     rerunArgs,
+    allowUnisolated: values["allow-unisolated"] === true,
   };
 }

@@ -26,6 +26,7 @@ import { shareOf } from "../grader/batch/shard.ts";
 import { writeMutant } from "../grader/mutants/mutants.ts";
 import { grade } from "./helpers/grader.ts";
 import { CASES_DIR, ROOT } from "./helpers/program.ts";
+import { pathWithSudo } from "./helpers/shell.ts";
 
 const validateResults = new Ajv({ allErrors: true, strict: true }).compile(
   JSON.parse(readFileSync(join(ROOT, "grader", "results.schema.json"), "utf8")) as object,
@@ -479,14 +480,19 @@ describe("templates/github-instructor/grade-class.yml", () => {
       job.map((s) => s.run).filter((r): r is string => r !== undefined && r.includes("grade"));
     const shardCommands = commands(gradeJob.steps);
     expect(shardCommands).toEqual([
-      "npm run -s grade -- --batch submissions --shard ${{ matrix.shard }}/4 --report-dir out/shard-${{ matrix.shard }}",
+      'sudo env "PATH=$PATH" npm run -s grade -- --batch submissions --shard ${{ matrix.shard }}/4 --report-dir out/shard-${{ matrix.shard }}',
     ]);
     for (const shard of gradeJob.strategy?.matrix.shard ?? []) {
       for (const command of shardCommands) {
         const result = spawnSync(
           "bash",
           ["-ec", command.replaceAll("${{ matrix.shard }}", String(shard))],
-          { cwd: mirror, env: userEnv(), encoding: "utf8", timeout: 240_000 },
+          {
+            cwd: mirror,
+            env: { ...userEnv(), PATH: pathWithSudo() },
+            encoding: "utf8",
+            timeout: 240_000,
+          },
         );
         expect(result.status, result.stderr).toBe(0);
         expect(result.stdout).toContain(`(shard ${shard}/4:`);

@@ -25,7 +25,7 @@ import { BUILT_IN_CASES_DIR, kitVersion } from "../grader/kit.ts";
 import { handoutFiles } from "../scripts/handout.ts";
 import { grade, type ResultsJson } from "./helpers/grader.ts";
 import { ROOT } from "./helpers/program.ts";
-import { run } from "./helpers/shell.ts";
+import { pathWithSudo, run } from "./helpers/shell.ts";
 
 /** The comment placed in each reference body (solution/src) to prove the body never ships. */
 const CANARIES = [
@@ -392,24 +392,24 @@ describe("the handout on its own: installed from its lockfile, graded through np
     const workflow = () =>
       parseYaml(readFileSync(join(out, ".github", "workflows", "grade.yml"), "utf8")) as Workflow;
 
-    it("grades on push and pull request: checkout, Node.js 20 with npm's cache, npm ci, grade", () => {
+    it("grades on push and pull request: checkout, Node.js 24 with npm's cache, npm ci, grade as root", () => {
       const { on, jobs } = workflow();
       expect(Object.keys(on).sort()).toEqual(["pull_request", "push"]);
       const steps = Object.values(jobs)[0]?.steps ?? [];
       expect(steps.map((s) => s.uses ?? s.run)).toEqual([
-        "actions/checkout@v4",
-        "actions/setup-node@v4",
+        "actions/checkout@v5",
+        "actions/setup-node@v5",
         "npm ci",
-        "npm run -s grade -- --format github",
+        'sudo env "PATH=$PATH" npm run -s grade -- --format github',
       ]);
-      expect(steps[1]?.with).toEqual({ "node-version": 20, cache: "npm" });
+      expect(steps[1]?.with).toEqual({ "node-version": 24, cache: "npm" });
     });
 
     /** Runs the grading step's command as GitHub runs a `run:` step: `bash -e {0}`. */
     function runGradingStep(dir: string) {
       const command = workflow()
         .jobs.grade?.steps.map((s) => s.run)
-        .find((r) => r?.startsWith("npm run -s grade"));
+        .find((r) => r?.includes("npm run -s grade"));
       expect(command).toBeDefined();
       const script = join(dir, "..", `${dir.split("/").pop() ?? "out"}-step.sh`);
       const summary = join(dir, "..", `${dir.split("/").pop() ?? "out"}-summary.md`);
@@ -419,6 +419,7 @@ describe("the handout on its own: installed from its lockfile, graded through np
         CI: "true",
         GITHUB_ACTIONS: "true",
         GITHUB_STEP_SUMMARY: summary,
+        PATH: pathWithSudo(),
       });
       return { result, summary: readFileSync(summary, "utf8") };
     }

@@ -124,6 +124,25 @@ function installCleanup(): void {
 }
 
 /**
+ * Makes the grader stop with whatever started it: SIGINT, SIGTERM and SIGHUP kill every running
+ * program and exit at once (from the first moment, not only once a case runs), and when the
+ * parent process goes away (a killed `npm run`, a closed CI step) the grader notices within a
+ * second and exits the same way, so it never outlives the process that started it. Programs
+ * themselves also get SIGKILL when the grader dies (the sandbox's parent-death signal).
+ */
+export function guardGrader(): void {
+  installCleanup();
+  const parent = process.ppid;
+  const watch = setInterval(() => {
+    if (process.ppid !== parent) {
+      for (const pid of running) killGroup(pid);
+      process.exit(129);
+    }
+  }, 1000);
+  watch.unref();
+}
+
+/**
  * Runs a process to completion or to a limit. Never rejects: every outcome is a RawRun.
  *
  * @param spec what to run, where, with which environment and input

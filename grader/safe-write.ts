@@ -1,0 +1,49 @@
+/**
+ * Writing report files where a program may have planted something: a symbolic link (to make the
+ * grader, perhaps root, overwrite another file), a FIFO (to hang it) or a socket. The file is
+ * opened without following a final symbolic link and without blocking, must turn out to be a
+ * regular file, and only then is truncated and written.
+ */
+import { closeSync, constants, fstatSync, ftruncateSync, openSync, writeSync } from "node:fs";
+import { SetupError } from "./errors.ts";
+
+/**
+ * Writes `data` to `path`, creating it (mode 0644) or replacing a regular file's contents.
+ *
+ * @throws SetupError when `path` is a symbolic link, a FIFO, a socket, a device or a folder,
+ *   or cannot be opened (the message names the path and what it is)
+ */
+export function writeReportFile(path: string, data: string | Uint8Array): void {
+  let fd: number;
+  try {
+    fd = openSync(
+      path,
+      constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK,
+      0o644,
+    );
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why =
+      code === "ELOOP"
+        ? "it is a symbolic link"
+        : code === "ENXIO"
+          ? "it is a FIFO or socket with no reader"
+          : code === "EISDIR"
+            ? "it is a folder"
+            : (error as Error).message;
+    throw new SetupError(`cannot write the report file ${path}: ${why}; remove it first`);
+  }
+  try {
+    if (!fstatSync(fd).isFile()) {
+      throw new SetupError(
+        `cannot write the report file ${path}: it is not a regular file; remove it first`,
+      );
+    }
+    ftruncateSync(fd, 0);
+    const bytes = typeof data === "string" ? Buffer.from(data, "utf8") : data;
+    let written = 0;
+    while (written < bytes.length) written += writeSync(fd, bytes, written);
+  } finally {
+    closeSync(fd);
+  }
+}
