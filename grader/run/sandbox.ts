@@ -299,9 +299,12 @@ export function confinedSpec(
   }
   if (f.mode === "none") {
     const args = ["-c", WRAPPER, "kit-sandbox", "", cpu, dataKiB, run.cwd, "", ""];
+    // The wrapper too dies with the grader where setpriv exists (its program dies with it).
+    const wrapper =
+      f.setpriv === undefined ? [f.shell] : [f.setpriv, "--pdeathsig=KILL", "--", f.shell];
     return {
-      command: f.shell,
-      args: [...args, run.command, ...run.args],
+      command: wrapper[0] ?? f.shell,
+      args: [...wrapper.slice(1), ...args, run.command, ...run.args],
       env: run.env,
       stdin: run.stdin,
       reportFd: true,
