@@ -63,7 +63,7 @@ export const INSTRUCTOR_ONLY_GRADER_FOLDERS: Readonly<Record<string, string>> = 
   random: "random cases take their answers from the reference",
 };
 
-const GRADER_CODE = /\.(ts|json)$/;
+const GRADER_CODE = /\.(ts|json|mjs)$/;
 
 /** The handout, file by file or folder by folder: nothing that is not listed here is written. */
 export const HANDOUT: readonly HandoutEntry[] = [
