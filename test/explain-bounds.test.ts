@@ -1,7 +1,8 @@
 // Explaining a failure costs work bounded by the case's input, never by the program's output
-// (issue 13): the line diff and the hex dump are called in-process with outputs a hostile or
-// broken program could print, and the size of what they return is checked against constants.
-// Ordinary cases are checked line for line against hand-written lines.
+// (issue 13): the assignment grid, the line diff and the hex dump are called in-process with
+// outputs a hostile or broken program could print, and the size of what they return is checked
+// against constants. Ordinary failures are checked line for line against hand-written lines, so
+// the bounds change nothing a student normally sees.
 import { describe, expect, it } from "vitest";
 import {
   CHARS_MARGIN,
@@ -14,8 +15,21 @@ import {
   type DiffLine,
 } from "../grader/compare/diff.ts";
 import type { MemberBytes } from "../grader/diagnose/data.ts";
+import {
+  MAX_DRAWN_PARTITIONS,
+  MAX_LEGEND,
+  MAX_NAME,
+  MAX_SUMMARY_MEMBERS,
+  MAX_TOPICS,
+  assignmentGrid,
+} from "../grader/diagnose/grid.ts";
 import { firstDifference, hexDump } from "../grader/diagnose/hexdump.ts";
-import type { DecodeOutput } from "../grader/fixtures/load.ts";
+import type { AssignmentOutput, DecodeOutput } from "../grader/fixtures/load.ts";
+
+/** The most lines a grid can have: per topic a header, 4 lines per row or a summary, a stray line. */
+const MAX_GRID_LINES = MAX_TOPICS * (1 + 4 * (MAX_DRAWN_PARTITIONS / 24) + 1) + 2;
+/** The longest a grid line can be: a row of 24 four-character cells, or the legend. */
+const MAX_GRID_LINE = Math.max(12 + 24 * 4 + 4, MAX_LEGEND * (MAX_NAME + 12) + 80);
 
 const chars = (lines: readonly string[]) => lines.reduce((n, l) => n + l.length + 1, 0);
 
@@ -25,6 +39,341 @@ function upTo(n: number, from = 0): number[] {
   for (let p = from; p < n; p++) list.push(p);
   return list;
 }
+
+/** Plain objects keyed by member id or topic name, as JSON.parse makes them (own properties). */
+function output(entries: [string, [string, number[]][]][]): AssignmentOutput {
+  const out: AssignmentOutput = Object.create(null) as AssignmentOutput;
+  for (const [member, topics] of entries) {
+    const owned: Record<string, number[]> = Object.create(null) as Record<string, number[]>;
+    for (const [topic, partitions] of topics) owned[topic] = partitions;
+    out[member] = owned;
+  }
+  return out;
+}
+function topics(entries: [string, number][]): Record<string, number> {
+  const out: Record<string, number> = Object.create(null) as Record<string, number>;
+  for (const [topic, n] of entries) out[topic] = n;
+  return out;
+}
+
+function expectBounded(lines: readonly string[]): void {
+  expect(lines.length).toBeLessThanOrEqual(MAX_GRID_LINES);
+  for (const line of lines) expect(line.length).toBeLessThanOrEqual(MAX_GRID_LINE);
+}
+
+// The lesson's 7 partitions over 3 members, as Kafka assigns them.
+const LESSON_INPUT = topics([["orders", 7]]);
+const LESSON_ANSWER = output([
+  ["consumer-a", [["orders", [0, 1, 2]]]],
+  ["consumer-b", [["orders", [3, 4]]]],
+  ["consumer-c", [["orders", [5, 6]]]],
+]);
+
+describe("the assignment grid on ordinary failures (unchanged)", () => {
+  it("draws a small grid exactly as before", () => {
+    const actual = output([
+      ["consumer-a", [["orders", [0, 1]]]],
+      ["consumer-b", [["orders", [2, 3, 4]]]],
+      ["consumer-c", [["orders", [5, 6]]]],
+    ]);
+    expect(assignmentGrid(LESSON_INPUT, LESSON_ANSWER, actual)).toEqual([
+      'topic "orders" (7 partitions):',
+      "  partition   0  1  2  3  4  5  6",
+      "  expected    A  A  A  B  B  C  C",
+      "  actual      A  A  B  B  B  C  C",
+      "                    ^",
+      'members: A = "consumer-a", B = "consumer-b", C = "consumer-c"; . = nobody, * = more than one',
+    ]);
+  });
+
+  it("wraps at 24 columns, shows nobody and more than one, and draws only topics that differ", () => {
+    const input = topics([
+      ["a", 30],
+      ["b", 2],
+    ]);
+    const expected = output([
+      [
+        "m1",
+        [
+          ["a", upTo(15)],
+          ["b", [0]],
+        ],
+      ],
+      [
+        "m2",
+        [
+          ["a", upTo(30, 15)],
+          ["b", [1]],
+        ],
+      ],
+    ]);
+    const actual = output([
+      [
+        "m1",
+        [
+          ["a", upTo(16)],
+          ["b", [0]],
+        ],
+      ],
+      [
+        "m2",
+        [
+          ["a", upTo(29, 15)],
+          ["b", [1]],
+        ],
+      ],
+    ]);
+    const row = (cells: string[]) => cells.map((v) => v.padStart(3)).join("");
+    const first = upTo(24);
+    expect(assignmentGrid(input, expected, actual)).toEqual([
+      'topic "a" (30 partitions):',
+      `  partition ${row(first.map(String))}`,
+      `  expected  ${row(first.map((p) => (p < 15 ? "A" : "B")))}`,
+      `  actual    ${row(first.map((p) => (p < 15 ? "A" : p === 15 ? "*" : "B")))}`,
+      `            ${row(first.map((p) => (p === 15 ? "^" : "")))}`.trimEnd(),
+      `  partition ${row(["24", "25", "26", "27", "28", "29"])}`,
+      `  expected  ${row(["B", "B", "B", "B", "B", "B"])}`,
+      `  actual    ${row(["B", "B", "B", "B", "B", "."])}`,
+      `            ${row(["", "", "", "", "", "^"])}`,
+      'members: A = "m1", B = "m2"; . = nobody, * = more than one',
+    ]);
+  });
+
+  it("is empty when nothing differs (an empty list is the same as no topic)", () => {
+    const actual = output([
+      [
+        "consumer-a",
+        [
+          ["orders", [0, 1, 2]],
+          ["ghost", []],
+        ],
+      ],
+      ["consumer-b", [["orders", [3, 4]]]],
+      ["consumer-c", [["orders", [5, 6]]]],
+    ]);
+    expect(assignmentGrid(LESSON_INPUT, LESSON_ANSWER, actual)).toEqual([]);
+  });
+});
+
+describe("the assignment grid on outputs the program controls", () => {
+  it("300,000 partitions of a 7-partition topic: one summary line, no overflow", () => {
+    const actual = output([["consumer-a", [["orders", upTo(300_000)]]]]);
+    const lines = assignmentGrid(LESSON_INPUT, LESSON_ANSWER, actual);
+    expectBounded(lines);
+    expect(lines).toContain(
+      "  the program also assigned 299,993 partitions the topic does not have: 7, 8, 9, …, 299999",
+    );
+    expect(lines).toContain("  actual      A  A  A  A  A  A  A");
+    expect(chars(lines)).toBeLessThan(2_000);
+  });
+
+  it("partition 2147483646: drawn up to the input's partitions only", () => {
+    const actual = output([["consumer-a", [["orders", [2147483646]]]]]);
+    const lines = assignmentGrid(LESSON_INPUT, LESSON_ANSWER, actual);
+    expect(lines).toEqual([
+      'topic "orders" (7 partitions):',
+      "  partition   0  1  2  3  4  5  6",
+      "  expected    A  A  A  B  B  C  C",
+      "  actual      .  .  .  .  .  .  .",
+      "              ^  ^  ^  ^  ^  ^  ^",
+      "  the program also assigned 1 partition the topic does not have: 2147483646",
+      'members: A = "consumer-a", B = "consumer-b", C = "consumer-c"; . = nobody, * = more than one',
+    ]);
+  });
+
+  it("a right answer plus stray partitions: the topic is named, no grid", () => {
+    const actual = output([
+      ["consumer-a", [["orders", [0, 1, 2, 7, 2147483646]]]],
+      ["consumer-b", [["orders", [3, 4]]]],
+      ["consumer-c", [["orders", [5, 6]]]],
+    ]);
+    expect(assignmentGrid(LESSON_INPUT, LESSON_ANSWER, actual)).toEqual([
+      'topic "orders" (7 partitions):',
+      "  the program also assigned 2 partitions the topic does not have: 7, 2147483646",
+    ]);
+  });
+
+  it("a topic the input lacks: one line, never drawn", () => {
+    const actual = output([
+      [
+        "consumer-a",
+        [
+          ["orders", [0, 1, 2]],
+          ["ghost", upTo(100_000)],
+        ],
+      ],
+      [
+        "consumer-b",
+        [
+          ["orders", [3, 4]],
+          ["ghost", [2147483646]],
+        ],
+      ],
+      ["consumer-c", [["orders", [5, 6]]]],
+    ]);
+    expect(assignmentGrid(LESSON_INPUT, LESSON_ANSWER, actual)).toEqual([
+      'topic "ghost" (not in the metadata): the program assigned 100,001 partitions of it to 2 members: 0, 1, 2, …, 2147483646',
+    ]);
+  });
+
+  it("a topic named like an Object.prototype property is looked up as data", () => {
+    const actual = output([
+      [
+        "consumer-a",
+        [
+          ["orders", [0, 1, 2]],
+          ["constructor", [0]],
+          ["__proto__", [1]],
+        ],
+      ],
+      ["consumer-b", [["orders", [3, 4]]]],
+      ["consumer-c", [["orders", [5, 6]]]],
+    ]);
+    expect(assignmentGrid(LESSON_INPUT, LESSON_ANSWER, actual)).toEqual([
+      'topic "__proto__" (not in the metadata): the program assigned 1 partition of it to 1 member: 1',
+      'topic "constructor" (not in the metadata): the program assigned 1 partition of it to 1 member: 0',
+    ]);
+  });
+
+  it("negative and non-integer partitions are strays, never columns", () => {
+    const actual = output([
+      ["consumer-a", [["orders", [-5, -1, 0, 0.5, 1, 2, 1e300]]]],
+      ["consumer-b", [["orders", [3, 4, Number.NaN, Infinity]]]],
+      ["consumer-c", [["orders", [5, 6]]]],
+    ]);
+    expect(assignmentGrid(LESSON_INPUT, LESSON_ANSWER, actual)).toEqual([
+      'topic "orders" (7 partitions):',
+      "  the program also assigned 6 partitions the topic does not have: -5, -1, 0.5, …, Infinity",
+    ]);
+    const wrong = output([["consumer-a", [["orders", [-1, 0.5, 3]]]]]);
+    const lines = assignmentGrid(LESSON_INPUT, LESSON_ANSWER, wrong);
+    expect(lines.filter((l) => l.startsWith("  partition"))).toEqual([
+      "  partition   0  1  2  3  4  5  6",
+    ]);
+    expect(lines).toContain(
+      "  the program also assigned 2 partitions the topic does not have: -1, 0.5",
+    );
+  });
+
+  it("many invented topics: MAX_TOPICS shown, the rest counted", () => {
+    const invented: [string, number[]][] = [];
+    for (let t = 0; t < 100_000; t++) invented.push([`t${t}`, [t]]);
+    const actual = output([
+      ["consumer-a", [["orders", [0, 1, 2]], ...invented]],
+      ["consumer-b", [["orders", [3, 4]]]],
+      ["consumer-c", [["orders", [5, 6]]]],
+    ]);
+    const lines = assignmentGrid(LESSON_INPUT, LESSON_ANSWER, actual);
+    expect(lines).toHaveLength(MAX_TOPICS + 1);
+    expect(lines[0]).toMatch(/^topic "t0" \(not in the metadata\)/);
+    expect(lines.at(-1)).toBe(`(99,997 more topics differ)`);
+  });
+
+  it("a partition given to 100,000 members is one * cell", () => {
+    const entries: [string, [string, number[]][]][] = [];
+    for (let m = 0; m < 100_000; m++) entries.push([`x${m}`, [["orders", [0]]]]);
+    const lines = assignmentGrid(LESSON_INPUT, LESSON_ANSWER, output(entries));
+    expectBounded(lines);
+    expect(lines).toContain("  actual      *  .  .  .  .  .  .");
+  });
+
+  it("many members: the legend names one member per letter and counts the rest", () => {
+    const n = MAX_DRAWN_PARTITIONS;
+    const input = topics([["orders", n]]);
+    const expected = output([
+      ["m0", [["orders", upTo(n / 2)]]],
+      ["m1", [["orders", upTo(n, n / 2)]]],
+    ]);
+    const entries: [string, [string, number[]][]][] = [];
+    for (let p = 0; p < n; p++)
+      entries.push([`member-${"x".repeat(1000)}-${p}`, [["orders", [p]]]]);
+    const lines = assignmentGrid(input, expected, output(entries));
+    expectBounded(lines);
+    const legend = lines.at(-1) ?? "";
+    // Letters go in drawing order: m0, then the actual row's members; m1 comes too late for one.
+    expect(legend).toMatch(/^members: A = "m0", B = "member-x+…", C = "member-x+…", /);
+    expect(legend).toContain(`, 9 = "member-x`);
+    expect(legend).toContain(`? = any of ${n + 2 - MAX_LEGEND} other members;`);
+    // One per letter, then ?, . and *.
+    expect(legend.split(" = ").length - 1).toBe(MAX_LEGEND + 3);
+    // Partitions 100 and up need four characters a column.
+    expect(lines).toContain(
+      `  partition ${upTo(120, 96)
+        .map((p) => String(p).padStart(4))
+        .join("")}`,
+    );
+  });
+
+  it("a large topic: the members that differ, in a short summary", () => {
+    const n = 100_000;
+    const input = topics([["orders", n]]);
+    const expected = output([
+      ["consumer-a", [["orders", upTo(50_000)]]],
+      ["consumer-b", [["orders", upTo(n, 50_000)]]],
+    ]);
+    const scattered = upTo(n).filter((p) => p % 2 === 0);
+    const entries: [string, [string, number[]][]][] = [
+      ["consumer-a", [["orders", scattered]]],
+      ["consumer-b", [["orders", upTo(n, 50_000)]]],
+    ];
+    for (let m = 0; m < 20; m++) entries.push([`extra-${m}`, [["orders", [2 * m + 1]]]]);
+    const lines = assignmentGrid(input, expected, output(entries));
+    expectBounded(lines);
+    expect(lines.some((l) => l.startsWith("  partition"))).toBe(false);
+    expect(lines[0]).toBe(
+      'topic "orders" (100,000 partitions, too many to draw): 50,000 partitions owned differently; by member:',
+    );
+    expect(lines[1]).toBe(
+      '  "consumer-a": expected 0-49999 (50,000 partitions), actual 0,2,4,6,… (+49996 more runs) (50,000 partitions)',
+    );
+    expect(lines).toContain('  "extra-0": expected nothing, actual 1 (1 partition)');
+    expect(lines.filter((l) => l.startsWith('  "'))).toHaveLength(MAX_SUMMARY_MEMBERS);
+    expect(lines).toContain(`  (${21 - MAX_SUMMARY_MEMBERS} more members differ)`);
+  });
+
+  it("a topic of 2147483647 partitions costs what the output has, not the count", () => {
+    const input = topics([["orders", 2147483647]]);
+    const expected = output([["consumer-a", [["orders", [2147483646]]]]]);
+    const actual = output([["consumer-b", [["orders", [2147483646]]]]]);
+    const lines = assignmentGrid(input, expected, actual);
+    expect(lines).toEqual([
+      'topic "orders" (2,147,483,647 partitions, too many to draw): 1 partition owned differently; by member:',
+      '  "consumer-a": expected 2147483646 (1 partition), actual nothing',
+      '  "consumer-b": expected nothing, actual 2147483646 (1 partition)',
+    ]);
+  });
+
+  it("a huge member id or topic name is cut", () => {
+    const name = "n".repeat(1_000_000);
+    const actual = output([
+      [
+        name,
+        [
+          ["orders", [0, 1, 2]],
+          [name, [0]],
+        ],
+      ],
+      ["consumer-b", [["orders", [3, 4]]]],
+      ["consumer-c", [["orders", [5, 6]]]],
+    ]);
+    const lines = assignmentGrid(LESSON_INPUT, LESSON_ANSWER, actual);
+    expectBounded(lines);
+    expect(chars(lines)).toBeLessThan(2_000);
+  });
+
+  it("total output stays within a constant times the input, whatever the program printed", () => {
+    const hostile: AssignmentOutput[] = [
+      output([["consumer-a", [["orders", upTo(300_000)]]]]),
+      output([["consumer-a", [["orders", [2147483646]]]]]),
+      output(upTo(5_000).map((m): [string, [string, number[]][]] => [`m${m}`, [[`t${m}`, [m]]]])),
+    ];
+    const inputSize = JSON.stringify(LESSON_INPUT).length + JSON.stringify(LESSON_ANSWER).length;
+    for (const actual of hostile) {
+      const lines = assignmentGrid(LESSON_INPUT, LESSON_ANSWER, actual);
+      expect(chars(lines)).toBeLessThan(20 * inputSize);
+    }
+  });
+});
 
 describe("the line diff", () => {
   const want: DecodeOutput = {
