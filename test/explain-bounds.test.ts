@@ -1,8 +1,10 @@
 // Explaining a failure costs work bounded by the case's input, never by the program's output
 // (issue 13): the assignment grid, the line diff and the hex dump are called in-process with
 // outputs a hostile or broken program could print, and the size of what they return is checked
-// against constants. Ordinary failures are checked line for line against hand-written lines, so
-// the bounds change nothing a student normally sees.
+// against constants. Ordinary failures are checked line for line against hand-written lines and
+// the recorded reports, so the bounds change nothing a student normally sees.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
   CHARS_MARGIN,
@@ -14,6 +16,8 @@ import {
   ranges,
   type DiffLine,
 } from "../grader/compare/diff.ts";
+import type { Outcome } from "../grader/compare/outcome.ts";
+import type { Reason, Status } from "../grader/compare/verdict.ts";
 import type { MemberBytes } from "../grader/diagnose/data.ts";
 import {
   MAX_DRAWN_PARTITIONS,
@@ -24,7 +28,17 @@ import {
   assignmentGrid,
 } from "../grader/diagnose/grid.ts";
 import { firstDifference, hexDump } from "../grader/diagnose/hexdump.ts";
-import type { AssignmentOutput, DecodeOutput } from "../grader/fixtures/load.ts";
+import {
+  FixtureSchemas,
+  loadCases,
+  type AssignmentOutput,
+  type Case,
+  type DecodeOutput,
+} from "../grader/fixtures/load.ts";
+import type { CaseResult } from "../grader/grade.ts";
+import { BUILT_IN_CASES_DIR } from "../grader/kit.ts";
+import { explain, failureDetails } from "../grader/report/text.ts";
+import { ROOT } from "./helpers/program.ts";
 
 /** The most lines a grid can have: per topic a header, 4 lines per row or a summary, a stray line. */
 const MAX_GRID_LINES = MAX_TOPICS * (1 + 4 * (MAX_DRAWN_PARTITIONS / 24) + 1) + 2;
@@ -454,5 +468,165 @@ describe("the hex dump", () => {
     expect(label).toMatch(
       /^topics\[0\]: expected "orders", your program read "x+… \(\d+ more characters\)$/,
     );
+  });
+});
+
+describe("one case's explanation failing", () => {
+  it("degrades to one line", () => {
+    const lines = ["before"];
+    explain(lines, () => {
+      throw new RangeError("Maximum call stack size exceeded\nat somewhere");
+    });
+    explain(lines, () => ["after"]);
+    expect(lines).toEqual([
+      "before",
+      "(the grader could not draw this case's explanation: Maximum call stack size exceeded)",
+      "after",
+    ]);
+  });
+
+  it("a thrown value that cannot even be printed still gives one line", () => {
+    const lines: string[] = [];
+    explain(lines, () => {
+      throw {
+        toString(): string {
+          throw new Error("no");
+        },
+      };
+    });
+    expect(lines).toEqual([
+      "(the grader could not draw this case's explanation: an error that cannot be printed)",
+    ]);
+  });
+});
+
+// ---- failureDetails, against the recorded reports ----
+
+const cases = new Map(
+  loadCases(BUILT_IN_CASES_DIR, [], new FixtureSchemas()).map((c): [string, Case] => [c.id, c]),
+);
+function caseOf(id: string): Case {
+  const c = cases.get(id);
+  if (c === undefined) throw new Error(`no case ${id}`);
+  return c;
+}
+
+function failed(
+  id: string,
+  outcome: Outcome,
+  reason: Reason,
+  mistakes: string[],
+  stderr = "",
+  status: Status = "fail",
+): CaseResult {
+  const c = caseOf(id);
+  const actual = outcome.kind === "output" ? outcome.output : undefined;
+  return {
+    id,
+    title: c.title,
+    required: c.required,
+    status,
+    reason,
+    points: 0,
+    maxPoints: c.points,
+    mistake: mistakes[0] ?? null,
+    mistakes,
+    message: "",
+    case: c,
+    verdict: { status, reason, message: "", outcome, ...(actual ? { actual } : {}) },
+    stderr,
+    durationMs: 0,
+    rerun: `npm run grade -- <mutant> --only ${id}`,
+  };
+}
+
+/** The detail lines of one case in a recorded report, without the reporter's indentation. */
+function recorded(file: string, id: string): string[] {
+  const lines = readFileSync(join(ROOT, "test", "reports", file), "utf8").split("\n");
+  const start = lines.findIndex((l) => l.startsWith(`✗ ${id} `));
+  expect(start).toBeGreaterThanOrEqual(0);
+  const block: string[] = [];
+  for (let i = start + 1; lines[i]?.startsWith("      ") === true; i++)
+    block.push(lines[i]?.slice(6) ?? "");
+  return block;
+}
+
+describe("failureDetails", () => {
+  it("the recorded grid report is unchanged", () => {
+    const actual = output([
+      [
+        "c0",
+        [
+          ["t0", [0, 1, 2]],
+          ["t1", [0, 1]],
+        ],
+      ],
+      [
+        "c1",
+        [
+          ["t1", [2]],
+          ["t2", [0, 1, 2]],
+        ],
+      ],
+    ]);
+    const r = failed(
+      "03-per-topic-skew",
+      { kind: "output", mode: "assign", output: actual },
+      "wrong-output",
+      ["global-assignment"],
+    );
+    expect(failureDetails(r, false)).toEqual(
+      recorded("global-assignment.txt", "03-per-topic-skew"),
+    );
+  });
+
+  it("the recorded hex dump report is unchanged", () => {
+    const line = 'error: member "java-v3-multibyte": userData length at offset 22';
+    const r = failed(
+      "22-decode-version-3",
+      { kind: "error", member: "java-v3-multibyte", offset: 22 },
+      "wrong-output",
+      ["char-length-names"],
+      `${line}\n`,
+    );
+    expect(failureDetails(r, false)).toEqual(
+      recorded("char-length-names.txt", "22-decode-version-3"),
+    );
+  });
+
+  it("an explanation that throws is one line; the rest of the case's details follow", () => {
+    const actual = output([["c0", []]]);
+    Object.defineProperty(actual, "c1", {
+      enumerable: true,
+      get(): never {
+        throw new Error("a getter that throws");
+      },
+    });
+    const r = failed(
+      "03-per-topic-skew",
+      { kind: "output", mode: "assign", output: actual },
+      "wrong-output",
+      [],
+    );
+    const lines = failureDetails(r, false);
+    expect(lines).toContain(
+      "(the grader could not draw this case's explanation: a getter that throws)",
+    );
+    expect(lines.at(-1)).toBe("rerun: npm run grade -- <mutant> --only 03-per-topic-skew");
+  });
+
+  it("300,000 partitions: the whole detail block stays small", () => {
+    const actual = output([["c0", [["t0", upTo(300_000)]]]]);
+    const r = failed(
+      "03-per-topic-skew",
+      { kind: "output", mode: "assign", output: actual },
+      "wrong-output",
+      [],
+    );
+    const lines = failureDetails(r, false);
+    expect(lines).toContain(
+      "    the program also assigned 299,997 partitions the topic does not have: 3, 4, 5, …, 299999",
+    );
+    expect(chars(lines)).toBeLessThan(3_000);
   });
 });
