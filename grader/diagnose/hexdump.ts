@@ -39,9 +39,14 @@ export function hexDump(bytes: Uint8Array, layout: MemberBytes, caret: Caret): s
       value: layout.error ? "after the field Kafka stops at" : "",
     });
   }
-  const hexWidth =
-    Math.min(BYTES_PER_LINE, Math.max(2, ...spans.map((s) => s.end - s.start))) * 3 + 4;
-  const fieldWidth = Math.max(...spans.map((s) => s.field.length), 5);
+  // Loops, not Math.max(...spans): a spread of a long array overflows the stack.
+  let widest = 2;
+  let fieldWidth = 5;
+  for (const s of spans) {
+    widest = Math.max(widest, s.end - s.start);
+    fieldWidth = Math.max(fieldWidth, s.field.length);
+  }
+  const hexWidth = Math.min(BYTES_PER_LINE, widest) * 3 + 4;
   const lines: string[] = [];
   let caretDrawn = false;
   for (const s of spans) {
@@ -65,7 +70,25 @@ export function hexDump(bytes: Uint8Array, layout: MemberBytes, caret: Caret): s
   return lines;
 }
 
-/** The first field where a decoded subscription differs from the expected one. */
+/** Characters of a value the program read shown at least, however short the expected one. */
+const MIN_SHOWN = 200;
+
+/**
+ * A value the program read, as JSON, cut to twice the expected value's JSON or MIN_SHOWN
+ * characters, whichever is more: the program's output is not bounded by the case's bytes.
+ */
+function readValue(value: unknown, expected: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  const max = Math.max(MIN_SHOWN, 2 * (JSON.stringify(expected) ?? "").length);
+  return text.length <= max
+    ? text
+    : `${text.slice(0, max)}… (${text.length - max} more characters)`;
+}
+
+/**
+ * The first field where a decoded subscription differs from the expected one, with a label
+ * saying what was expected and what the program read (its values cut, see readValue).
+ */
 export function firstDifference(
   expected: DecodeOutput[string],
   actual: DecodeOutput[string] | undefined,
@@ -88,12 +111,12 @@ export function firstDifference(
   if (i >= 0) {
     return {
       field: `topics[${i}]`,
-      label: `topics[${i}]: expected ${JSON.stringify(expected.topics[i])}, your program read ${JSON.stringify(actual.topics[i])}`,
+      label: `topics[${i}]: expected ${JSON.stringify(expected.topics[i])}, your program read ${readValue(actual.topics[i], expected.topics[i])}`,
     };
   }
   return {
     field: expected.userData === null || actual.userData === null ? "userData length" : "userData",
-    label: `userData: expected ${JSON.stringify(expected.userData)}, your program read ${JSON.stringify(actual.userData)}`,
+    label: `userData: expected ${JSON.stringify(expected.userData)}, your program read ${readValue(actual.userData, expected.userData)}`,
   };
 }
 

@@ -92,6 +92,30 @@ function bytesLines(r: CaseResult): string[] {
   ];
 }
 
+/**
+ * Appends the lines `build` returns to `lines`, or, when it throws, one line saying so: drawing
+ * one case's explanation (a grid, a diff, a hex dump of what a program printed) must never stop
+ * the rest of the report. The message is cut to its first line and 200 characters.
+ */
+export function explain(lines: string[], build: () => readonly string[]): void {
+  let built: readonly string[];
+  try {
+    built = build();
+  } catch (error) {
+    let message: string;
+    try {
+      message = String(error instanceof Error ? error.message : error);
+    } catch {
+      message = "an error that cannot be printed";
+    }
+    const end = message.indexOf("\n");
+    message = printable(end === -1 ? message : message.slice(0, end)).slice(0, 200);
+    built = [`(the grader could not draw this case's explanation: ${message})`];
+  }
+  // A loop, not lines.push(...built): spreading a long array overflows the stack.
+  for (const line of built) lines.push(line);
+}
+
 /** The detail block under a case that did not pass (empty for stubs and skipped cases). */
 export function failureDetails(r: CaseResult, colour: boolean): string[] {
   const pc = createColors(colour);
@@ -111,24 +135,30 @@ export function failureDetails(r: CaseResult, colour: boolean): string[] {
   ) {
     const want = expected.output as AssignmentOutput;
     const got = actual as AssignmentOutput;
-    lines.push(...memberSetLines(want, got));
-    const grid = assignmentGrid(c.input.topics, want, got);
-    if (grid.length > 0) {
-      lines.push(
-        `${pc.dim("who owns which partition")} (expected above actual, ^ where they differ):`,
-      );
-      lines.push(...grid.map((l) => `  ${l}`));
-    }
+    explain(lines, () => {
+      const shown = memberSetLines(want, got);
+      const grid = assignmentGrid(c.input.topics, want, got);
+      if (grid.length > 0) {
+        shown.push(
+          `${pc.dim("who owns which partition")} (expected above actual, ^ where they differ):`,
+        );
+        for (const l of grid) shown.push(`  ${l}`);
+      }
+      return shown;
+    });
   } else if ("output" in expected && actual !== undefined && r.reason === "wrong-output") {
-    lines.push(
-      `${pc.dim("expected vs actual")} (${pc.red("- expected")}, ${pc.green("+ actual")}):`,
-    );
-    for (const d of lineDiff(outputLines(c.mode, expected.output), outputLines(c.mode, actual))) {
-      const text = `${d.sign} ${d.text}`;
-      lines.push(
-        `  ${d.sign === "-" ? pc.red(text) : d.sign === "+" ? pc.green(text) : pc.dim(text)}`,
-      );
-    }
+    explain(lines, () => {
+      const shown = [
+        `${pc.dim("expected vs actual")} (${pc.red("- expected")}, ${pc.green("+ actual")}):`,
+      ];
+      for (const d of lineDiff(outputLines(c.mode, expected.output), outputLines(c.mode, actual))) {
+        const text = `${d.sign} ${d.text}`;
+        shown.push(
+          `  ${d.sign === "-" ? pc.red(text) : d.sign === "+" ? pc.green(text) : pc.dim(text)}`,
+        );
+      }
+      return shown;
+    });
   } else {
     const want =
       "error" in expected
@@ -137,7 +167,7 @@ export function failureDetails(r: CaseResult, colour: boolean): string[] {
     lines.push(`${pc.dim("expected:")} ${want}`);
     lines.push(`${pc.dim("actual:")}   the program ${describeOutcome(r.verdict.outcome)}`);
   }
-  if (r.status === "fail" || r.reason === "crash") lines.push(...bytesLines(r));
+  if (r.status === "fail" || r.reason === "crash") explain(lines, () => bytesLines(r));
   if (r.status === "error" && r.stderr.trim() !== "") {
     const tail = r.stderr.trimEnd().split("\n").slice(-STDERR_TAIL_LINES);
     lines.push(pc.dim(`last lines of standard error:`));
