@@ -536,6 +536,7 @@ function failed(
     verdict: { status, reason, message: "", outcome, ...(actual ? { actual } : {}) },
     stderr,
     durationMs: 0,
+    cpuMs: null,
     rerun: `npm run grade -- <mutant> --only ${id}`,
   };
 }
