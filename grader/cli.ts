@@ -12,6 +12,7 @@ import { FORMATS } from "./report/formats.ts";
 import { MemorySink, streamSink, type Reporter } from "./report/reporter.ts";
 import { guardGrader } from "./run/run-process.ts";
 import { writeReportFile } from "./safe-write.ts";
+import { printable } from "./report/escape.ts";
 
 /** The mistake catalogue as text (--list-mistakes). */
 function listMistakes(): string {
@@ -76,7 +77,8 @@ main(process.argv.slice(2)).then(
   },
   (error: unknown) => {
     if (error instanceof SetupError) {
-      process.stderr.write(`grade: ${error.message}\n`);
+      // Setup messages can quote names a student chose (folder names): made printable.
+      process.stderr.write(`grade: ${printable(error.message)}\n`);
     } else {
       process.stderr.write(
         `grade: internal error of the grader (not the submission's fault):\n${error instanceof Error ? error.stack : String(error)}\n`,

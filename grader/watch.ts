@@ -16,7 +16,8 @@ import { defaultSubmission } from "./kit.ts";
 import { gradeSubmission, type CaseResult, type GradeResults } from "./grade.ts";
 import type { GradeCommand } from "./options.ts";
 import { shownPath } from "./batch/progress.ts";
-import { failureDetails, scoreLines } from "./report/text.ts";
+import { printable, textLine } from "./report/escape.ts";
+import { buildErrorLines, failureDetails, failureLine, scoreLines } from "./report/text.ts";
 
 /** Saves closer together than this are graded once. */
 export const DEBOUNCE_MS = 150;
@@ -42,13 +43,14 @@ export function firstFailure(results: GradeResults): CaseResult | undefined {
 
 /**
  * The report shown after each grading: scores, the first failure in full, what else failed.
+ * Program text is escaped as in the text report (escape.ts), before colour is added.
  *
  * @param colour ANSI colour (a terminal without NO_COLOR)
  */
 export function watchReport(results: GradeResults, colour: boolean, watched: string): string {
   const pc = createColors(colour);
   const lines: string[] = [
-    `${pc.bold(results.submission)}: ${results.cases.length} case${results.cases.length === 1 ? "" : "s"} graded at ${new Date().toTimeString().slice(0, 8)}`,
+    `${pc.bold(textLine(results.submission))}: ${results.cases.length} case${results.cases.length === 1 ? "" : "s"} graded at ${new Date().toTimeString().slice(0, 8)}`,
     "",
     ...scoreLines(results),
     "",
@@ -56,7 +58,7 @@ export function watchReport(results: GradeResults, colour: boolean, watched: str
   if (results.buildErrors.length > 0) {
     lines.push(
       pc.red("The submission did not build:"),
-      ...results.buildErrors.map((e) => `  ${e}`),
+      ...buildErrorLines(results.buildErrors, `  ${pc.dim("|")} `),
       "",
     );
   }
@@ -64,20 +66,16 @@ export function watchReport(results: GradeResults, colour: boolean, watched: str
   if (first === undefined) {
     lines.push(pc.green("Every case passes."), "");
   } else if (results.buildErrors.length === 0) {
-    const why =
-      first.reason === "not-implemented"
-        ? first.message
-        : `${first.reason ?? first.status}: ${first.message}`;
     lines.push(
-      `${pc.red("✗")} ${first.id} ${first.points}/${first.maxPoints}${first.required ? "" : pc.dim(" (extension)")}  ${why}`,
-      `      ${first.title}`,
+      `${pc.red("✗")} ${textLine(first.id)} ${first.points}/${first.maxPoints}${first.required ? "" : pc.dim(" (extension)")}  ${failureLine(first)}`,
+      `      ${printable(first.title)}`,
       ...failureDetails(first, colour).map((l) => `      ${l}`),
     );
     const others = results.cases.filter(
       (r) => r !== first && r.status !== "pass" && r.status !== "skipped",
     );
     if (others.length > 0) {
-      const shown = others.slice(0, 6).map((r) => r.id);
+      const shown = others.slice(0, 6).map((r) => textLine(r.id));
       lines.push(
         "",
         pc.dim(
@@ -123,7 +121,7 @@ export function runWatch(command: GradeCommand, context: GradingContext): Promis
 
     const gradeOnce = async (signal: AbortSignal) => {
       out.write(tty ? CLEAR_SCREEN : "\n");
-      out.write(`Grading ${target.name} ...\n`);
+      out.write(`Grading ${textLine(target.name)} ...\n`);
       let done = 0;
       const progress = tty
         ? [{ onCaseResult: () => out.write(`\r${++done}/${context.cases.length} cases`) }]
@@ -140,7 +138,7 @@ export function runWatch(command: GradeCommand, context: GradingContext): Promis
       } catch (error) {
         if (signal.aborted) return;
         out.write(
-          `\ngrade: could not grade: ${error instanceof Error ? error.message : String(error)}\nwatching ${watched} — Ctrl-C to stop\n`,
+          `\ngrade: could not grade: ${textLine(error instanceof Error ? error.message : String(error))}\nwatching ${watched} — Ctrl-C to stop\n`,
         );
       }
     };

@@ -26,6 +26,7 @@ import { shareOf } from "../grader/batch/shard.ts";
 import { writeMutant } from "../grader/mutants/mutants.ts";
 import { grade } from "./helpers/grader.ts";
 import { CASES_DIR, ROOT } from "./helpers/program.ts";
+import { parseCsv } from "./helpers/readers.ts";
 import { pathWithSudo } from "./helpers/shell.ts";
 
 const validateResults = new Ajv({ allErrors: true, strict: true }).compile(
@@ -99,35 +100,6 @@ function writeClass(): { dir: string; names: string[] } {
     .filter((e) => e.isDirectory() && !e.name.startsWith("."))
     .map((e) => e.name);
   return { dir, names };
-}
-
-/** A minimal RFC 4180 reader (quoted fields, doubled quotes). */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = "";
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i] as string;
-    if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (ch === '"') quoted = false;
-      else field += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ",") {
-      row.push(field);
-      field = "";
-    } else if (ch === "\n") {
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = "";
-    } else field += ch;
-  }
-  if (field !== "" || row.length > 0) rows.push([...row, field]);
-  return rows;
 }
 
 /** The gradebook as maps from column to cell, by submission name. */

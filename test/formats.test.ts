@@ -6,8 +6,6 @@
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Ajv } from "ajv";
-import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { ExercismResults } from "../grader/report/exercism.ts";
 import { escapeData, escapeProperty, workflowCommand } from "../grader/report/github.ts";
@@ -15,111 +13,16 @@ import type { GradescopeResults } from "../grader/report/gradescope.ts";
 import { xmlAttr, xmlSafe, xmlText } from "../grader/report/junit.ts";
 import { grade, variantOfSolution, type ResultsJson } from "./helpers/grader.ts";
 import { CASES_DIR, ROOT } from "./helpers/program.ts";
-
-const schema = (name: string) =>
-  new Ajv({ allErrors: true, strict: true }).compile(
-    JSON.parse(readFileSync(join(ROOT, "grader", "schemas", name), "utf8")) as object,
-  );
-const validateGradescope = schema("gradescope-results.schema.json");
-const validateExercism = schema("exercism-results.schema.json");
-
-function expectGradescope(doc: unknown): void {
-  validateGradescope(doc);
-  expect(validateGradescope.errors ?? [], "matches gradescope-results.schema.json").toEqual([]);
-}
-function expectExercism(doc: unknown): void {
-  validateExercism(doc);
-  expect(validateExercism.errors ?? [], "matches exercism-results.schema.json").toEqual([]);
-}
-
-// ---- JUnit, as a reader sees it ----
-
-interface JunitFailure {
-  message: string;
-  type: string;
-  "#text"?: string;
-}
-interface JunitCase {
-  classname: string;
-  name: string;
-  time: string;
-  failure?: JunitFailure;
-  error?: JunitFailure;
-  skipped?: { message: string };
-}
-interface JunitSuite {
-  name: string;
-  tests: string;
-  failures: string;
-  errors: string;
-  skipped: string;
-  testcase: JunitCase[];
-}
-interface Junit {
-  testsuites: JunitSuite & { testsuite: JunitSuite[] };
-}
-
-function parseJunit(xml: string): Junit {
-  expect(XMLValidator.validate(xml)).toBe(true);
-  return new XMLParser({
-    ignoreAttributes: false,
-    attributeNamePrefix: "",
-    isArray: (name) => name === "testsuite" || name === "testcase",
-    parseTagValue: false,
-    parseAttributeValue: false,
-    trimValues: false,
-    htmlEntities: true,
-  }).parse(xml) as Junit;
-}
-
-// ---- GitHub workflow commands, as the runner reads them ----
-
-interface Annotation {
-  kind: string;
-  title: string;
-  message: string;
-  raw: string;
-}
-
-const unescapeData = (s: string) =>
-  s.replace(/%0D/g, "\r").replace(/%0A/g, "\n").replace(/%25/g, "%");
-const unescapeProperty = (s: string) => unescapeData(s.replace(/%3A/g, ":").replace(/%2C/g, ","));
-
-/** The annotations on standard output, skipping what `::stop-commands::` fences off. */
-function parseAnnotations(stdout: string): Annotation[] {
-  const found: Annotation[] = [];
-  let stopToken: string | null = null;
-  for (const line of stdout.split("\n")) {
-    if (stopToken !== null) {
-      if (line === `::${stopToken}::`) stopToken = null;
-      continue;
-    }
-    const stop = /^::stop-commands::(.+)$/.exec(line);
-    if (stop?.[1] !== undefined) {
-      stopToken = stop[1];
-      continue;
-    }
-    const m = /^::(error|warning|notice)(?: ([^:]*))?::(.*)$/.exec(line);
-    if (m === null) continue;
-    const props = new Map(
-      (m[2] ?? "")
-        .split(",")
-        .filter((p) => p !== "")
-        .map((p) => {
-          const eq = p.indexOf("=");
-          return [p.slice(0, eq), unescapeProperty(p.slice(eq + 1))] as const;
-        }),
-    );
-    found.push({
-      kind: m[1] ?? "",
-      title: props.get("title") ?? "",
-      message: unescapeData(m[3] ?? ""),
-      raw: line,
-    });
-  }
-  expect(stopToken, "every ::stop-commands:: is resumed").toBeNull();
-  return found;
-}
+import {
+  expectExercism,
+  expectGradescope,
+  parseAnnotations,
+  parseJunit,
+  validateExercism,
+  validateGradescope,
+  type Annotation,
+  type JunitSuite,
+} from "./helpers/readers.ts";
 
 // ---- one grading run with every format ----
 

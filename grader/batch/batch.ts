@@ -18,7 +18,8 @@ import { userCwd, type GradeCommand } from "../options.ts";
 import { resultsJson } from "../report/json.ts";
 import type { CaseInfo, SubmissionResults } from "./gradebook.ts";
 import { prepareReportDir, writeClassReport, writeSubmissionResults } from "./output.ts";
-import { batchProgress, printable, shownPath } from "./progress.ts";
+import { printable, textLine } from "../report/escape.ts";
+import { batchProgress, shownPath } from "./progress.ts";
 import { listBatch, shareOf, type BatchEntry } from "./shard.ts";
 
 /**
@@ -112,7 +113,7 @@ async function gradeEntry(
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error);
     process.stderr.write(
-      `grade: internal error of the grader on ${printable(entry.name)} (its cases are marked error; the batch goes on):\n${error instanceof Error ? error.stack : detail}\n`,
+      `grade: internal error of the grader on ${textLine(entry.name)} (its cases are marked error; the batch goes on):\n${printable((error instanceof Error ? error.stack : undefined) ?? detail)}\n`,
     );
     return {
       results: ungradedResults(

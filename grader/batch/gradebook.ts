@@ -2,9 +2,12 @@
  * The class gradebook (OUT/gradebook.csv): one row per submission, sorted by name in code-unit
  * order, built from the submissions' results JSON alone, so a batch and a merge of its shards
  * write the same bytes. Columns: submission, score, max, extension_score, extension_max, one per
- * case id with its status (pass, fail, error, timeout, skipped), main_mistake.
+ * case id with its status (pass, fail, error, timeout, skipped), main_mistake. Every cell is
+ * written by escape.ts csvText: one line, control and bidi characters visible, and a cell a
+ * spreadsheet would run as a formula guarded with a leading apostrophe (submission names are
+ * chosen by students).
  */
-import { stringify } from "csv-stringify/sync";
+import { csvText } from "../report/escape.ts";
 import type { resultsJson } from "../report/json.ts";
 import { byCodeUnits } from "./shard.ts";
 
@@ -43,15 +46,7 @@ export function mainMistake(results: SubmissionResults): string | null {
   return best;
 }
 
-/**
- * A cell a spreadsheet would read as a formula (starting with =, +, -, @, tab or CR) gets a
- * leading apostrophe: submission names are chosen by students (OWASP's CSV injection advice).
- */
-export function spreadsheetSafe(text: string): string {
-  return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
-}
-
-/** The gradebook's header row. */
+/** The gradebook's header row (raw; csvText escapes it). */
 export function gradebookHeader(cases: readonly CaseInfo[]): string[] {
   return [
     "submission",
@@ -59,13 +54,14 @@ export function gradebookHeader(cases: readonly CaseInfo[]): string[] {
     "max",
     "extension_score",
     "extension_max",
-    ...cases.map((c) => spreadsheetSafe(c.id)),
+    ...cases.map((c) => c.id),
     "main_mistake",
   ];
 }
 
 /**
- * The gradebook as CSV text (RFC 4180 quoting by csv-stringify, LF line ends, a header row).
+ * The gradebook as CSV text (csvText: RFC 4180 quoting, LF line ends, cells escaped and guarded
+ * against formulas), a header row first.
  *
  * @param submissions every submission's results, in any order (rows are sorted by name)
  * @param cases the batch's cases, in fixture order: one status column each; a case a submission's
@@ -80,7 +76,7 @@ export function gradebookCsv(
     .map((s) => {
       const status = new Map(s.cases.map((c) => [c.id, c.status]));
       return [
-        spreadsheetSafe(s.submission),
+        s.submission,
         String(s.score),
         String(s.maxScore),
         String(s.extensionScore),
@@ -89,5 +85,5 @@ export function gradebookCsv(
         mainMistake(s) ?? "",
       ];
     });
-  return stringify([gradebookHeader(cases), ...rows], { record_delimiter: "unix" });
+  return csvText([gradebookHeader(cases), ...rows]);
 }

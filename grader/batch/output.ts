@@ -25,6 +25,7 @@ import { Ajv, type ValidateFunction } from "ajv";
 import { SetupError } from "../errors.ts";
 import { KIT_ROOT } from "../kit.ts";
 import { gradebookCsv, type CaseInfo, type SubmissionResults } from "./gradebook.ts";
+import { safeJson } from "../report/escape.ts";
 import { reportHtml } from "./report-html.ts";
 import { byCodeUnits } from "./shard.ts";
 
@@ -82,10 +83,13 @@ export function prepareReportDir(dir: string): void {
   mkdirSync(join(dir, "results"), { recursive: true });
 }
 
-/** Writes one submission's results JSON; returns its path relative to OUT. */
+/**
+ * Writes one submission's results JSON (as --format json: safeJson, so it parses to the exact
+ * strings); returns its path relative to OUT.
+ */
 export function writeSubmissionResults(dir: string, results: SubmissionResults): string {
   const file = resultsFileName(results.submission);
-  writeFileSync(join(dir, file), `${JSON.stringify(results, null, 2)}\n`);
+  writeFileSync(join(dir, file), `${safeJson(results)}\n`);
   return file;
 }
 
@@ -105,7 +109,7 @@ export function writeClassReport(
     ...manifest,
     submissions: sorted.map((s) => ({ name: s.submission, file: resultsFileName(s.submission) })),
   };
-  writeFileSync(join(dir, "shard.json"), `${JSON.stringify(full, null, 2)}\n`);
+  writeFileSync(join(dir, "shard.json"), `${safeJson(full)}\n`);
   writeFileSync(join(dir, "gradebook.csv"), gradebookCsv(sorted, manifest.cases));
   writeFileSync(join(dir, "report.html"), reportHtml(sorted, manifest.cases, manifest.kit));
   return ["gradebook.csv", "report.html", "results/", "shard.json"];

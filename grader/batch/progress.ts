@@ -2,26 +2,20 @@
  * The batch's progress on standard output: on a terminal, a bar redrawn in place (cases and
  * submissions done, which submissions are being graded) with one line per finished submission
  * scrolling above it; anywhere else (a pipe, a CI log), just those lines: `[3/20] alice: 57/59`.
+ * Submission names are chosen by students: they are written through textLine (escape.ts).
  */
 import { isAbsolute, relative } from "node:path";
 import { userCwd } from "../options.ts";
-
-/** Submission names are chosen by students: control and bidirectional characters are escaped. */
-export function printable(text: string): string {
-  return text.replace(
-    // eslint-disable-next-line no-control-regex -- finding control characters is the point
-    /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g,
-    (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`,
-  );
-}
+import { textLine } from "../report/escape.ts";
 
 /**
  * A path as the user would type it: relative to where they typed the command when it is inside
- * that folder, absolute otherwise; printable.
+ * that folder, absolute otherwise; escaped for one line of text (textLine), since folder names
+ * are chosen by students.
  */
 export function shownPath(path: string): string {
   const rel = relative(userCwd(), path) + (path.endsWith("/") ? "/" : "");
-  return printable(rel === "" ? "." : rel.startsWith("..") || isAbsolute(rel) ? path : rel);
+  return textLine(rel === "" ? "." : rel.startsWith("..") || isAbsolute(rel) ? path : rel);
 }
 
 /** What the batch tells its progress display. */
@@ -55,7 +49,7 @@ export function batchProgress(
       caseDone: () => {},
       finished(name, line) {
         finished++;
-        stream.write(`[${finished}/${total}] ${printable(name)}: ${line}\n`);
+        stream.write(`[${finished}/${total}] ${textLine(name)}: ${textLine(line)}\n`);
       },
       end: () => {},
     };
@@ -71,7 +65,7 @@ export function batchProgress(
     const barWidth = Math.min(30, Math.max(10, width - 50));
     const filled = Math.round(share * barWidth);
     const head = `[${"#".repeat(filled)}${"-".repeat(barWidth - filled)}] ${finished}/${total} submissions, ${cases}/${totalCases} cases`;
-    const names = [...running].map(printable).join(", ");
+    const names = [...running].map((n) => textLine(n)).join(", ");
     const line = names === "" ? head : `${head}  ${names}`;
     stream.write(`\r\x1b[2K${line.length > width - 1 ? `${line.slice(0, width - 2)}…` : line}`);
     drawn = true;
@@ -93,7 +87,7 @@ export function batchProgress(
       finished++;
       running.delete(name);
       clear();
-      stream.write(`[${finished}/${total}] ${printable(name)}: ${line}\n`);
+      stream.write(`[${finished}/${total}] ${textLine(name)}: ${textLine(line)}\n`);
       draw(true);
     },
     end() {

@@ -3,17 +3,15 @@
  * (no script, no font, no image, nothing fetched: its Content-Security-Policy forbids it), built
  * from the submissions' results JSON alone. It shows the pass rate of every case and how many
  * submissions each catalogued mistake was named on, as bar charts; a summary row per submission;
- * and a table per submission (case, status, points, mistake). Every text is escaped: submission
- * names, case titles and mistake ids come from outside the grader.
+ * and a table per submission (case, status, points, mistake). Every text is escaped by escape.ts
+ * htmlText (one line, control and bidi characters visible, capped, then HTML character
+ * references): submission names, messages, case titles and mistake ids come from outside the
+ * grader.
  */
 import { CATALOGUE } from "../diagnose/catalogue.ts";
+import { htmlText } from "../report/escape.ts";
 import { mainMistake, type CaseInfo, type SubmissionResults } from "./gradebook.ts";
 import { byCodeUnits } from "./shard.ts";
-
-/** Escapes text for HTML element content and double- or single-quoted attribute values. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
-}
 
 /** One bar of a horizontal bar chart. */
 interface Bar {
@@ -47,17 +45,17 @@ function barChart(id: string, title: string, bars: readonly Bar[]): string {
     const length = Math.round(Math.max(0, Math.min(1, bar.share)) * BAR_LENGTH * 10) / 10;
     const label = bar.label.length > 60 ? `${bar.label.slice(0, 59)}…` : bar.label; // the tooltip has it all
     return [
-      `<g class="row"><title>${escapeHtml(bar.tooltip)}</title>`,
+      `<g class="row"><title>${htmlText(bar.tooltip)}</title>`,
       `<rect class="track" x="${labelWidth}" y="${y + 3}" width="${BAR_LENGTH}" height="${ROW - 6}"/>`,
       `<rect class="bar ${bar.tone}" data-share="${bar.share.toFixed(4)}" x="${labelWidth}" y="${y + 3}" width="${length}" height="${ROW - 6}"/>`,
-      `<text class="label${bar.muted === true ? " muted" : ""}" x="${labelWidth - 8}" y="${y + ROW / 2}" text-anchor="end" dominant-baseline="central">${escapeHtml(label)}</text>`,
-      `<text class="value" x="${labelWidth + BAR_LENGTH + 8}" y="${y + ROW / 2}" dominant-baseline="central">${escapeHtml(bar.text)}</text>`,
+      `<text class="label${bar.muted === true ? " muted" : ""}" x="${labelWidth - 8}" y="${y + ROW / 2}" text-anchor="end" dominant-baseline="central">${htmlText(label)}</text>`,
+      `<text class="value" x="${labelWidth + BAR_LENGTH + 8}" y="${y + ROW / 2}" dominant-baseline="central">${htmlText(bar.text)}</text>`,
       `</g>`,
     ].join("");
   });
   return [
     `<svg id="${id}" class="chart" role="img" aria-labelledby="${id}-title" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" xmlns="http://www.w3.org/2000/svg">`,
-    `<title id="${id}-title">${escapeHtml(title)}</title>`,
+    `<title id="${id}-title">${htmlText(title)}</title>`,
     ...rows,
     `</svg>`,
   ].join("\n");
@@ -166,7 +164,7 @@ function summaryTable(
       .filter(([, count]) => count > 0)
       .map(([status, count]) => `<span class="${status}">${count} ${status}</span>`)
       .join(", ");
-    return `<tr><td class="name"><a href="#${anchor}">${escapeHtml(s.submission)}</a></td><td class="num">${s.score}/${s.maxScore}</td><td class="num">${s.extensionScore}/${s.extensionMaxScore}</td><td class="num">${passed}/${cases.length}</td><td>${notPassed}</td><td class="id">${main === null ? "" : escapeHtml(main)}</td></tr>`;
+    return `<tr><td class="name"><a href="#${anchor}">${htmlText(s.submission)}</a></td><td class="num">${s.score}/${s.maxScore}</td><td class="num">${s.extensionScore}/${s.extensionMaxScore}</td><td class="num">${passed}/${cases.length}</td><td>${notPassed}</td><td class="id">${main === null ? "" : htmlText(main)}</td></tr>`;
   });
   return [
     `<table id="submissions"><thead><tr><th>Submission</th><th>Required</th><th>Extension</th><th>Cases passed</th><th>Not passed</th><th>Main mistake</th></tr></thead><tbody>`,
@@ -179,12 +177,12 @@ function summaryTable(
 function submissionDetails(anchor: string, s: SubmissionResults): string {
   const rows = s.cases.map(
     (c) =>
-      `<tr><td class="id">${escapeHtml(c.id)}${c.required ? "" : ` <span class="ext">extension</span>`}</td><td class="${c.status}" title="${escapeHtml(c.reason ?? "")}">${c.status}</td><td class="num">${c.points}/${c.maxPoints}</td><td class="id">${c.mistake === null ? "" : escapeHtml(c.mistake)}</td></tr>`,
+      `<tr><td class="id">${htmlText(c.id)}${c.required ? "" : ` <span class="ext">extension</span>`}</td><td class="${htmlText(c.status)}" title="${htmlText(c.reason ?? "")}">${htmlText(c.status)}</td><td class="num">${c.points}/${c.maxPoints}</td><td class="id">${c.mistake === null ? "" : htmlText(c.mistake)}</td></tr>`,
   );
   const problem = s.cases.find((c) => c.reason === "build-error");
   return [
-    `<details id="${anchor}"><summary><b class="name">${escapeHtml(s.submission)}</b>: ${s.score}/${s.maxScore} required, ${s.extensionScore}/${s.extensionMaxScore} extension</summary>`,
-    problem === undefined ? "" : `<p class="error">${escapeHtml(problem.message)}</p>`,
+    `<details id="${anchor}"><summary><b class="name">${htmlText(s.submission)}</b>: ${s.score}/${s.maxScore} required, ${s.extensionScore}/${s.extensionMaxScore} extension</summary>`,
+    problem === undefined ? "" : `<p class="error">${htmlText(problem.message)}</p>`,
     `<table><thead><tr><th>Case</th><th>Status</th><th>Points</th><th>Mistake</th></tr></thead><tbody>`,
     ...rows,
     `</tbody></table></details>`,
@@ -223,7 +221,7 @@ export function reportHtml(
 </head>
 <body>
 <h1>Class report: Kafka range assignment</h1>
-<p class="meta">Kit ${escapeHtml(kit.version)}, case set <code>${escapeHtml(kit.fixtures)}</code>; ${sorted.length} submission${sorted.length === 1 ? "" : "s"}, ${cases.length} case${cases.length === 1 ? "" : "s"}.</p>
+<p class="meta">Kit ${htmlText(kit.version)}, case set <code>${htmlText(kit.fixtures)}</code>; ${sorted.length} submission${sorted.length === 1 ? "" : "s"}, ${cases.length} case${cases.length === 1 ? "" : "s"}.</p>
 <div class="figures">
 <div class="figure"><b>${sorted.length}</b>submissions</div>
 <div class="figure"><b>${full}</b>every required case passed</div>

@@ -2,11 +2,15 @@
  * `--format exercism`: results.json as Exercism's test runners write it, version 3 of "The Test
  * Runner Interface" (exercism/docs, building/tooling/test-runners/interface.md); checked against
  * grader/schemas/exercism-results.schema.json in the kit's tests.
+ *
+ * Exercism shows `message`, `output` and `test_code` to the student as text: they are escaped as
+ * the text report's (escape.ts), and the JSON bytes are written by safeJson.
  */
 import type { CaseResult, GradeResults } from "../grade.ts";
-import { failureLine, isPrivateCase } from "./gradescope.ts";
+import { capped, cappedEnd, printable, safeJson, textLine } from "./escape.ts";
+import { isPrivateCase } from "./gradescope.ts";
 import type { Reporter, Sink } from "./reporter.ts";
-import { adviceLines, failureDetails, inputBrief } from "./text.ts";
+import { adviceLines, buildErrorLines, failureDetails, failureLine, inputBrief } from "./text.ts";
 
 /** The interface's limits: `message` 65535 characters, `output` 500. */
 const MESSAGE_MAX_CHARS = 65_535;
@@ -33,10 +37,6 @@ export interface ExercismResults {
   tests: ExercismTest[];
 }
 
-function clip(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
-}
-
 /** Decode-mode cases and bad-bytes cases exercise decodeSubscription; the rest, assignRange. */
 export function exercismTask(r: CaseResult): number {
   return r.case.mode === "decode" || "error" in r.case.expected ? TASK_DECODE : TASK_ASSIGN;
@@ -45,13 +45,17 @@ export function exercismTask(r: CaseResult): number {
 /** What the case runs, shown by Exercism as the test's code: command, input in brief, answer. */
 function testCode(r: CaseResult): string {
   const c = r.case;
-  const command = `npm run grade -- --only ${r.id}    # runs: main${c.mode === "decode" ? " --decode" : ""} < ${isPrivateCase(r) ? "(private case)" : `fixtures/cases/${r.id}/input.json`}`;
+  const command = `npm run grade -- --only ${textLine(r.id)}    # runs: main${c.mode === "decode" ? " --decode" : ""} < ${isPrivateCase(r) ? "(private case)" : `fixtures/cases/${r.id}/input.json`}`;
   if (isPrivateCase(r)) return command;
   const expected =
     "error" in c.expected
       ? `exit 1, standard error starts with: error: member ${JSON.stringify(c.expected.error.member)}: ...`
-      : clip(JSON.stringify(c.expected.output), EXPECTED_MAX_CHARS);
-  return [command, `// input: ${inputBrief(c)}`, `// expected: ${expected}`].join("\n");
+      : JSON.stringify(c.expected.output);
+  return [
+    command,
+    `// input: ${textLine(inputBrief(c))}`,
+    `// expected: ${textLine(expected, EXPECTED_MAX_CHARS)}`,
+  ].join("\n");
 }
 
 function status(r: CaseResult): ExercismTest["status"] {
@@ -64,7 +68,7 @@ function message(r: CaseResult): string | null {
   const details = isPrivateCase(r)
     ? adviceLines(r)
     : failureDetails(r, false).filter((line) => !line.startsWith("rerun:"));
-  return clip([why, ...details].join("\n"), MESSAGE_MAX_CHARS);
+  return capped([why, ...details].join("\n"), MESSAGE_MAX_CHARS);
 }
 
 /**
@@ -75,15 +79,19 @@ function message(r: CaseResult): string | null {
  * when any case did not pass (extension cases included), else `pass`. A test's `status` is
  * `pass`, `fail` (wrong answer), or `error` (crash, stub, timeout, skipped); its `message` says
  * why with the expected-against-actual details and hint (null on a pass); `output` is the end of
- * the program's standard error, at most 500 characters, or null; `test_code` is the command,
+ * the program's standard error, made printable, at most 500 characters (the cut marked), or null;
+ * `test_code` is the command,
  * input in brief and expected answer; `task_id` is 1 (decodeSubscription) or 2 (assignRange).
  */
 export function exercismResults(results: GradeResults): ExercismResults {
   const tests = results.cases.map((r): ExercismTest => ({
-    name: `${r.id}: ${r.title}${r.required ? "" : " (extension)"}`,
+    name: textLine(`${r.id}: ${r.title}${r.required ? "" : " (extension)"}`),
     status: status(r),
     message: message(r),
-    output: r.stderr.trim() === "" ? null : r.stderr.trimEnd().slice(-OUTPUT_MAX_CHARS),
+    output:
+      r.stderr.trim() === ""
+        ? null
+        : cappedEnd(printable(r.stderr.trimEnd().replace(/\r\n/g, "\n")), OUTPUT_MAX_CHARS),
     test_code: testCode(r),
     task_id: exercismTask(r),
   }));
@@ -91,8 +99,8 @@ export function exercismResults(results: GradeResults): ExercismResults {
     return {
       version: 3,
       status: "error",
-      message: clip(
-        ["Your program did not build:", ...results.buildErrors].join("\n"),
+      message: capped(
+        ["Your program did not build:", ...buildErrorLines(results.buildErrors)].join("\n"),
         MESSAGE_MAX_CHARS,
       ),
       tests,
@@ -109,7 +117,7 @@ export function exercismResults(results: GradeResults): ExercismResults {
 export function exercismReporter(sink: Sink): Reporter {
   return {
     onRunEnd(results) {
-      sink.write(`${JSON.stringify(exercismResults(results), null, 2)}\n`);
+      sink.write(`${safeJson(exercismResults(results))}\n`);
     },
   };
 }

@@ -6,13 +6,18 @@
  * GITHUB_STEP_SUMMARY when it is set. Formats: GitHub's "Workflow commands for GitHub Actions"
  * (`::error title=...::message`, `::group::`, `::stop-commands::`, escaping as in
  * @actions/core's command.ts) and "Adding a job summary" (at most 1 MiB per step).
+ *
+ * Program text is escaped as in the text report (escape.ts textLine, programLines) before the
+ * workflow-command escaping, and by markdownInline (or a fence) in the summary, so a message can
+ * neither start a workflow command, nor break a table row, nor open a link or an HTML tag.
  */
 import { appendFileSync } from "node:fs";
 import { randomUUID } from "node:crypto";
 import type { CaseResult, GradeResults } from "../grade.ts";
-import { failureLine, isPrivateCase } from "./gradescope.ts";
+import { capped, markdownInline, printable, textLine } from "./escape.ts";
+import { isPrivateCase } from "./gradescope.ts";
 import { MemorySink, type Reporter, type Sink } from "./reporter.ts";
-import { adviceLines, failureDetails, scoreLines, textReporter } from "./text.ts";
+import { adviceLines, failureDetails, failureLine, scoreLines, textReporter } from "./text.ts";
 
 /** Annotations GitHub shows per step and per kind (more are dropped silently). */
 export const ANNOTATIONS_PER_STEP = 10;
@@ -43,15 +48,11 @@ export function workflowCommand(
   return `::${command}${props === "" ? "" : ` ${props}`}::${escapeData(message)}`;
 }
 
-function clip(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
-}
-
 /** An annotation's message: what went wrong, the named mistake or the hint, the rerun command. */
 function annotationMessage(r: CaseResult): string {
   const lines = [failureLine(r), ...adviceLines(r)];
-  if (!isPrivateCase(r)) lines.push(`rerun: ${r.rerun}`);
-  return clip(lines.join("\n"), MESSAGE_MAX_CHARS);
+  if (!isPrivateCase(r)) lines.push(`rerun: ${textLine(r.rerun)}`);
+  return capped(lines.join("\n"), MESSAGE_MAX_CHARS);
 }
 
 /**
@@ -64,7 +65,7 @@ function annotations(kind: "error" | "warning", failed: CaseResult[], label: str
   const lines = shown.map((r) =>
     workflowCommand(
       kind,
-      { title: `${r.id} (${r.points}/${r.maxPoints}${r.required ? "" : ", extension"})` },
+      { title: `${textLine(r.id)} (${r.points}/${r.maxPoints}${r.required ? "" : ", extension"})` },
       annotationMessage(r),
     ),
   );
@@ -74,10 +75,10 @@ function annotations(kind: "error" | "warning", failed: CaseResult[], label: str
       workflowCommand(
         kind,
         { title: `${rest} more ${label} cases did not pass` },
-        clip(
+        capped(
           `${failed
             .slice(shown.length)
-            .map((r) => r.id)
+            .map((r) => textLine(r.id))
             .join(", ")}\nSee the job summary or the grading log for each one.`,
           MESSAGE_MAX_CHARS,
         ),
@@ -109,18 +110,12 @@ export function githubAnnotations(results: GradeResults): string[] {
   ];
 }
 
-/** Markdown-escapes text for one table cell or line: no HTML, no table breaks, one line. */
-export function markdownInline(text: string): string {
-  return text
-    .replace(/\r?\n|\r/g, " ")
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/([\\`*_[\]|#~])/g, "\\$1");
-}
+/** Re-exported for the tests and tools that took it from here; escape.ts defines it. */
+export { markdownInline } from "./escape.ts";
 
-/** A fenced block that its content cannot close. */
-function fenced(text: string): string {
+/** A fenced block that its content cannot close; the content is made printable. */
+function fenced(raw: string): string {
+  const text = printable(raw);
   const longest = Math.max(2, ...(text.match(/`+/g) ?? []).map((run) => run.length));
   const fence = "`".repeat(longest + 1);
   return `${fence}text\n${text}\n${fence}`;
@@ -138,13 +133,13 @@ export function githubSummary(results: GradeResults): string {
     `## Grading ${markdownInline(results.submission)}: ${results.score}/${results.maxScore} required points`,
     ``,
     ...scoreLines(results).map((l) => `- ${markdownInline(l)}`),
-    `- kit ${markdownInline(results.kit.version)}, fixtures \`${results.kit.fixtures}\``,
+    `- kit ${markdownInline(results.kit.version)}, fixtures \`${textLine(results.kit.fixtures)}\``,
     ``,
     `| | Case | Points | Result |`,
     `| --- | --- | --- | --- |`,
     ...results.cases.map(
       (r) =>
-        `| ${mark(r)} | ${markdownInline(r.id)}${r.required ? "" : " (extension)"}: ${markdownInline(clip(r.title, CELL_MAX_CHARS))} | ${r.points}/${r.maxPoints} | ${r.status === "pass" ? "passed" : markdownInline(clip(failureLine(r), CELL_MAX_CHARS))} |`,
+        `| ${mark(r)} | ${markdownInline(r.id)}${r.required ? "" : " (extension)"}: ${markdownInline(r.title, CELL_MAX_CHARS)} | ${r.points}/${r.maxPoints} | ${r.status === "pass" ? "passed" : markdownInline(failureLine(r), CELL_MAX_CHARS)} |`,
     ),
     ``,
     ``,
@@ -183,7 +178,7 @@ export function githubReporter(sink: Sink, env: NodeJS.ProcessEnv = process.env)
       inner.onRunEnd?.(results);
       const token = randomUUID();
       const out = [
-        `::group::Grading ${escapeData(results.submission)}: every case`,
+        `::group::Grading ${escapeData(textLine(results.submission))}: every case`,
         `::stop-commands::${token}`,
         text.text().trimEnd(),
         `::${token}::`,

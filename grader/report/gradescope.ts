@@ -2,11 +2,17 @@
  * `--format gradescope`: the results.json a Gradescope autograder leaves in
  * `/autograder/results/results.json`, as Gradescope's "Autograder Specifications" document it
  * (checked against grader/schemas/gradescope-results.schema.json in the kit's tests).
+ *
+ * Gradescope renders `output` to the student; the document declares it plain text
+ * (`output_format` and `test_output_format` "text", so neither HTML nor Markdown nor ANSI colour
+ * is interpreted), and its strings are escaped as the text report's (escape.ts), program lines
+ * behind the `|` gutter. The JSON bytes are written by safeJson.
  */
 import { SetupError } from "../errors.ts";
 import type { CaseResult, GradeResults } from "../grade.ts";
+import { capped, printable, safeJson, textLine } from "./escape.ts";
 import type { Reporter, Sink } from "./reporter.ts";
-import { adviceLines, failureDetails, scoreLines } from "./text.ts";
+import { adviceLines, buildErrorLines, failureDetails, failureLine, scoreLines } from "./text.ts";
 
 export type GradescopeVisibility = "hidden" | "after_due_date" | "after_published" | "visible";
 const VISIBILITIES: readonly GradescopeVisibility[] = [
@@ -33,6 +39,8 @@ export interface GradescopeTest {
 /** The whole file. The total is the sum of the tests' scores (no top-level `score`). */
 export interface GradescopeResults {
   output: string;
+  output_format: "text";
+  test_output_format: "text";
   stdout_visibility: GradescopeVisibility;
   execution_time: number;
   tests: GradescopeTest[];
@@ -43,27 +51,25 @@ export function isPrivateCase(r: Pick<CaseResult, "id">): boolean {
   return r.id.includes("/");
 }
 
-/** One line on why a case did not pass: `<reason>: <message>` (a stub's message says it all). */
-export function failureLine(r: CaseResult): string {
-  return r.reason === null || r.reason === "not-implemented"
-    ? r.message
-    : `${r.reason}: ${r.message}`;
-}
+/** The most characters of one `output`: Gradescope shows it all, so a flood is cut. */
+const OUTPUT_MAX_CHARS = 64 * 1024;
 
 /** The test's `output`: what went wrong and what to do, never a private case's input or answer. */
 function testOutput(r: CaseResult): string {
   if (r.status === "pass") return "";
   const why = failureLine(r);
-  if (isPrivateCase(r)) return [why, ...adviceLines(r)].join("\n");
+  if (isPrivateCase(r)) return capped([why, ...adviceLines(r)].join("\n"), OUTPUT_MAX_CHARS);
   // The rerun command names the autograder's own paths; a student reruns the case in the handout.
   const details = failureDetails(r, false).filter((line) => !line.startsWith("rerun:"));
-  return [why, ...details, `rerun in your handout: npm run grade -- --only ${r.id}`].join("\n");
+  const rerun = `rerun in your handout: npm run grade -- --only ${textLine(r.id)}`;
+  return capped([why, ...details, rerun].join("\n"), OUTPUT_MAX_CHARS);
 }
 
 /**
  * The results.json document:
- * `{ output, stdout_visibility: "hidden", execution_time, tests: [{ name, score, max_score,
- * status: "passed"|"failed", output, visibility, tags }] }`, one test per case in fixture order.
+ * `{ output, output_format: "text", test_output_format: "text", stdout_visibility: "hidden",
+ * execution_time, tests: [{ name, score, max_score, status: "passed"|"failed", output,
+ * visibility, tags }] }`, one test per case in fixture order.
  * `name` is `<case id>: <title>`, with ` (extension)` for an extension case (tagged `extension`,
  * the others `required`; private cases also `private`). Gradescope adds the tests' scores up, so
  * extension points count above the required total (set the assignment's points to the required
@@ -77,18 +83,23 @@ export function gradescopeResults(
 ): GradescopeResults {
   const buildErrors =
     results.buildErrors.length > 0
-      ? [`Your program did not build:`, ...results.buildErrors.map((e) => `  ${e}`), ``]
+      ? [`Your program did not build:`, ...buildErrorLines(results.buildErrors), ``]
       : [];
   return {
-    output: [
-      ...buildErrors,
-      `Kit ${results.kit.version}, case set ${results.kit.fixtures}.`,
-      ...scoreLines(results),
-    ].join("\n"),
+    output: capped(
+      [
+        ...buildErrors,
+        printable(`Kit ${results.kit.version}, case set ${results.kit.fixtures}.`),
+        ...scoreLines(results),
+      ].join("\n"),
+      OUTPUT_MAX_CHARS,
+    ),
+    output_format: "text",
+    test_output_format: "text",
     stdout_visibility: "hidden",
     execution_time: Math.round(results.durationMs / 1000),
     tests: results.cases.map((r) => ({
-      name: `${r.id}: ${r.title}${r.required ? "" : " (extension)"}`,
+      name: textLine(`${r.id}: ${r.title}${r.required ? "" : " (extension)"}`),
       score: r.points,
       max_score: r.maxPoints,
       status: r.status === "pass" ? "passed" : "failed",
@@ -120,7 +131,7 @@ export function gradescopeReporter(sink: Sink, env: NodeJS.ProcessEnv = process.
   const privateVisibility = privateVisibilityFrom(env);
   return {
     onRunEnd(results) {
-      sink.write(`${JSON.stringify(gradescopeResults(results, privateVisibility), null, 2)}\n`);
+      sink.write(`${safeJson(gradescopeResults(results, privateVisibility))}\n`);
     },
   };
 }

@@ -1,8 +1,15 @@
 /**
  * `--format json`: the results file of DESIGN.md ("The grader"), checked against
  * grader/results.schema.json in the kit's tests.
+ *
+ * Strings keep exactly what the program printed (a message quoting its output, a submission's
+ * folder name): JSON is already an escape, and the batch reads these files back (the gradebook,
+ * the report and --merge check names against them). The bytes are written by safeJson, so the
+ * control, bidi and line-separator characters JSON.stringify leaves raw are `\uXXXX` escapes
+ * too: the file is safe to print on a terminal, and parses to the same strings.
  */
 import type { GradeResults } from "../grade.ts";
+import { safeJson } from "./escape.ts";
 import type { Reporter, Sink } from "./reporter.ts";
 
 /** The results as the documented JSON object (no internal fields). */
@@ -33,7 +40,7 @@ export function resultsJson(results: GradeResults) {
 export function jsonReporter(sink: Sink): Reporter {
   return {
     onRunEnd(results) {
-      sink.write(`${JSON.stringify(resultsJson(results), null, 2)}\n`);
+      sink.write(`${safeJson(resultsJson(results))}\n`);
     },
   };
 }

@@ -6,49 +6,12 @@
  * case, with a `<failure>`, `<error>` or `<skipped>` child when it did not pass.
  */
 import type { CaseResult, GradeResults } from "../grade.ts";
-import { failureLine } from "./gradescope.ts";
+import { textLine, xmlAttr, xmlText } from "./escape.ts";
 import type { Reporter, Sink } from "./reporter.ts";
-import { failureDetails } from "./text.ts";
+import { failureDetails, failureLine } from "./text.ts";
 
-/**
- * Strips what XML 1.0 cannot hold at all: control characters other than tab, newline and carriage
- * return, U+FFFE and U+FFFF, and lone surrogates (a surrogate pair, an astral character, stays).
- */
-export function xmlSafe(text: string): string {
-  let out = "";
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c >= 0xd800 && c <= 0xdbff) {
-      const next = text.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) {
-        out += text.slice(i, i + 2);
-        i++;
-      }
-      continue;
-    }
-    const legal = c === 0x09 || c === 0x0a || c === 0x0d || (c >= 0x20 && c < 0xdc00) || c > 0xdfff;
-    if (legal && c !== 0xfffe && c !== 0xffff) out += text[i];
-  }
-  return out;
-}
-
-/** Text content: the XML 1.0-safe text with `&`, `<` and `>` escaped. */
-export function xmlText(text: string): string {
-  return xmlSafe(text).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
-}
-
-/**
- * An attribute value for `name="..."`: escaped as text, plus quotes, and tab, newline and
- * carriage return as character references (a parser would otherwise normalise them to spaces).
- */
-export function xmlAttr(text: string): string {
-  return xmlText(text)
-    .replace(/"/g, "&quot;")
-    .replace(/'/g, "&apos;")
-    .replace(/\t/g, "&#9;")
-    .replace(/\n/g, "&#10;")
-    .replace(/\r/g, "&#13;");
-}
+/** Re-exported for the tests and tools that took them from here; escape.ts defines them. */
+export { xmlAttr, xmlSafe, xmlText } from "./escape.ts";
 
 const seconds = (ms: number) => (ms / 1000).toFixed(3);
 
@@ -61,9 +24,10 @@ export function junitClassname(r: CaseResult): string {
 }
 
 function testcase(r: CaseResult): string {
-  const open = `    <testcase classname="${xmlAttr(junitClassname(r))}" name="${xmlAttr(r.id)}" time="${seconds(r.durationMs)}"`;
+  const open = `    <testcase classname="${xmlAttr(textLine(junitClassname(r)))}" name="${xmlAttr(textLine(r.id))}" time="${seconds(r.durationMs)}"`;
   if (r.status === "pass") return `${open}/>`;
   const message = failureLine(r);
+  // The title is the kit's or instructor's; the message and details are escaped text lines.
   const body = [r.title, message, ...failureDetails(r, false)].join("\n");
   const attrs = `message="${xmlAttr(message)}" type="${xmlAttr(r.reason ?? r.status)}"`;
   const tag = r.status === "fail" ? "failure" : "error";
@@ -85,7 +49,10 @@ function testcase(r: CaseResult): string {
  * `<failure message type="<reason>">`, `error` and `timeout` hold `<error ...>`, `skipped` holds
  * `<skipped/>`; the failure's body repeats the message with the text report's details (input in
  * brief, expected against actual, hint, lesson section, rerun command). Every string is
- * XML-escaped and stripped of characters XML 1.0 forbids.
+ * XML-escaped (escape.ts xmlText, xmlAttr); text that may quote a program (the submission's name,
+ * messages, details) goes through textLine first, so its control, bidi and line-separator
+ * characters show as `\uXXXX` instead of being dropped; characters XML 1.0 forbids in the kit's
+ * own text are dropped.
  */
 export function junitXml(results: GradeResults, timestamp: Date = new Date()): string {
   const cases = results.cases;
@@ -99,7 +66,7 @@ export function junitXml(results: GradeResults, timestamp: Date = new Date()): s
     ["score", `${results.score}/${results.maxScore}`],
     ["extensionScore", `${results.extensionScore}/${results.extensionMaxScore}`],
   ];
-  const suiteName = `grade ${results.submission}`;
+  const suiteName = `grade ${textLine(results.submission)}`;
   return [
     `<?xml version="1.0" encoding="UTF-8"?>`,
     `<testsuites name="${xmlAttr(suiteName)}" ${counts}>`,

@@ -3,10 +3,14 @@
  * did not pass); under a failure, the input in brief, expected against actual, the hint, the
  * LESSON.md section and the command that reruns just that case; last, the scores, required and
  * extension apart. Colour only when the sink is a terminal without NO_COLOR.
+ *
+ * Every line is escaped here, before colour is added (escape.ts): a line that quotes a program
+ * goes through textLine, lines a program printed (standard error, build errors) through
+ * programLines, behind a `|` gutter. The other formats reuse these lines and add only their own
+ * container's escaping.
  */
 import { createColors } from "picocolors";
 import { lineDiff, outputLines } from "../compare/diff.ts";
-import { printable } from "../compare/printable.ts";
 import { firstLine, memberOfErrorLine } from "../compare/verdict.ts";
 import { describeMistakes, FileOutcomes } from "../diagnose/diagnose.ts";
 import { assignmentGrid } from "../diagnose/grid.ts";
@@ -14,6 +18,7 @@ import { decodeFocus, hexDump } from "../diagnose/hexdump.ts";
 import { describeOutcome } from "../compare/outcome.ts";
 import type { AssignmentOutput, Case, DecodeOutput } from "../fixtures/load.ts";
 import type { CaseResult, GradeResults } from "../grade.ts";
+import { GUTTER, printable, programLines, textLine } from "./escape.ts";
 import type { Reporter, Sink } from "./reporter.ts";
 
 const MARK = { pass: "✓", fail: "✗", error: "✗", timeout: "⧗", skipped: "-" } as const;
@@ -116,14 +121,18 @@ export function explain(lines: string[], build: () => readonly string[]): void {
   for (const line of built) lines.push(line);
 }
 
-/** The detail block under a case that did not pass (empty for stubs and skipped cases). */
+/**
+ * The detail block under a case that did not pass (empty for stubs and skipped cases), one report
+ * line per entry, each safe for a terminal: quoted program text escaped by textLine, the end of
+ * standard error behind a `|` gutter (programLines), ANSI colour only when `colour` is true.
+ */
 export function failureDetails(r: CaseResult, colour: boolean): string[] {
   const pc = createColors(colour);
   if (r.status === "pass" || r.reason === "not-implemented" || r.status === "skipped") return [];
   const c = r.case;
   const lines: string[] = [];
   lines.push(
-    `${pc.dim("input:")} ${inputBrief(c)}${c.mode === "decode" ? " (run with --decode)" : ""}`,
+    `${pc.dim("input:")} ${textLine(`${inputBrief(c)}${c.mode === "decode" ? " (run with --decode)" : ""}`)}`,
   );
   const expected = c.expected;
   const actual = r.verdict.actual;
@@ -136,13 +145,13 @@ export function failureDetails(r: CaseResult, colour: boolean): string[] {
     const want = expected.output as AssignmentOutput;
     const got = actual as AssignmentOutput;
     explain(lines, () => {
-      const shown = memberSetLines(want, got);
+      const shown = memberSetLines(want, got).map((l) => textLine(l));
       const grid = assignmentGrid(c.input.topics, want, got);
       if (grid.length > 0) {
         shown.push(
           `${pc.dim("who owns which partition")} (expected above actual, ^ where they differ):`,
         );
-        for (const l of grid) shown.push(`  ${l}`);
+        for (const l of grid) shown.push(`  ${textLine(l)}`);
       }
       return shown;
     });
@@ -152,7 +161,7 @@ export function failureDetails(r: CaseResult, colour: boolean): string[] {
         `${pc.dim("expected vs actual")} (${pc.red("- expected")}, ${pc.green("+ actual")}):`,
       ];
       for (const d of lineDiff(outputLines(c.mode, expected.output), outputLines(c.mode, actual))) {
-        const text = `${d.sign} ${d.text}`;
+        const text = textLine(`${d.sign} ${d.text}`);
         shown.push(
           `  ${d.sign === "-" ? pc.red(text) : d.sign === "+" ? pc.green(text) : pc.dim(text)}`,
         );
@@ -164,31 +173,55 @@ export function failureDetails(r: CaseResult, colour: boolean): string[] {
       "error" in expected
         ? `exit 1, first line of standard error: error: member ${JSON.stringify(expected.error.member)}: ...`
         : "an answer on standard output (exit 0)";
-    lines.push(`${pc.dim("expected:")} ${want}`);
-    lines.push(`${pc.dim("actual:")}   the program ${describeOutcome(r.verdict.outcome)}`);
+    lines.push(`${pc.dim("expected:")} ${textLine(want)}`);
+    lines.push(
+      `${pc.dim("actual:")}   ${textLine(`the program ${describeOutcome(r.verdict.outcome)}`)}`,
+    );
   }
-  if (r.status === "fail" || r.reason === "crash") explain(lines, () => bytesLines(r));
+  if (r.status === "fail" || r.reason === "crash")
+    explain(lines, () => bytesLines(r).map((l) => textLine(l)));
   if (r.status === "error" && r.stderr.trim() !== "") {
-    const tail = r.stderr.trimEnd().split("\n").slice(-STDERR_TAIL_LINES);
     lines.push(pc.dim(`last lines of standard error:`));
-    for (const l of tail) lines.push(`  ${pc.dim("|")} ${printable(l)}`);
+    const gutter = `  ${pc.dim("|")} `;
+    lines.push(...programLines(r.stderr, { last: STDERR_TAIL_LINES, gutter }));
   }
   const [first = "", ...rest] = adviceLines(r);
   lines.push(r.mistakes.length > 0 ? pc.yellow(first) : first, ...rest);
-  lines.push(`${pc.dim("rerun:")} ${r.rerun}`);
+  lines.push(`${pc.dim("rerun:")} ${textLine(r.rerun)}`);
   return lines;
 }
 
 /**
  * What to do about a failed case: the named mistake with its explanation and lesson section, or,
  * when no catalogued mistake matches, the case's hint and lesson section. Never shows the input
- * or the answer, so it suits private cases too.
+ * or the answer, so it suits private cases too. The kit's or instructor's text, made printable
+ * (a hint may hold several lines, which stay).
  */
 export function adviceLines(r: CaseResult): string[] {
   const diagnosis = describeMistakes(r.mistakes);
-  return diagnosis.length > 0
-    ? diagnosis
-    : [`hint: ${r.case.hint}`, `read: LESSON.md#${r.case.lesson}`];
+  return (
+    diagnosis.length > 0 ? diagnosis : [`hint: ${r.case.hint}`, `read: LESSON.md#${r.case.lesson}`]
+  ).map(printable);
+}
+
+/**
+ * One line on why a case did not pass, escaped by textLine: `<reason>: <message>` (a stub's
+ * message says it all). The message may quote the program (its output, keys, standard error).
+ */
+export function failureLine(r: CaseResult): string {
+  return textLine(
+    r.reason === null || r.reason === "not-implemented" ? r.message : `${r.reason}: ${r.message}`,
+  );
+}
+
+/**
+ * The build errors (compiler messages quoting the submission's files and code) as report lines,
+ * each behind the gutter: `  | src/main.ts:3:7: ...`.
+ *
+ * @param gutter what marks each line (the text report dims its `|`)
+ */
+export function buildErrorLines(errors: readonly string[], gutter = `  ${GUTTER}`): string[] {
+  return errors.flatMap((e) => programLines(e, { gutter }));
 }
 
 /** The score lines: required and extension apart. */
@@ -209,9 +242,9 @@ export function textReporter(sink: Sink): Reporter {
   let idWidth = 0;
   return {
     onRunStart(info) {
-      idWidth = Math.min(44, Math.max(0, ...info.cases.map((c) => c.id.length)));
+      idWidth = Math.min(44, Math.max(0, ...info.cases.map((c) => textLine(c.id).length)));
       sink.write(
-        `${pc.bold(`Grading ${info.submission}`)}: ${info.cases.length} case${info.cases.length === 1 ? "" : "s"} ${pc.dim(`(kit ${info.kit.version}, fixtures ${info.kit.fixtures})`)}\n\n`,
+        `${pc.bold(`Grading ${textLine(info.submission)}`)}: ${info.cases.length} case${info.cases.length === 1 ? "" : "s"} ${pc.dim(`(kit ${info.kit.version}, fixtures ${info.kit.fixtures})`)}\n\n`,
       );
     },
     onCaseResult(r) {
@@ -226,15 +259,15 @@ export function textReporter(sink: Sink): Reporter {
       const why =
         r.status === "pass"
           ? ""
-          : `  ${r.reason === "not-implemented" ? r.message : `${r.reason ?? r.status}: ${r.message}`}`;
-      sink.write(`${mark} ${r.id.padEnd(idWidth)} ${points}${tag}${why}\n`);
+          : `  ${textLine(r.reason === "not-implemented" ? r.message : `${r.reason ?? r.status}: ${r.message}`)}`;
+      sink.write(`${mark} ${textLine(r.id).padEnd(idWidth)} ${points}${tag}${why}\n`);
       const details = failureDetails(r, sink.colour);
       if (details.length > 0) sink.write(`${details.map((l) => `      ${l}`).join("\n")}\n`);
     },
     onRunEnd(results) {
       if (results.buildErrors.length > 0) {
         sink.write(
-          `\n${pc.red("The submission did not build:")}\n${results.buildErrors.map((e) => `  ${e}`).join("\n")}\n`,
+          `\n${pc.red("The submission did not build:")}\n${buildErrorLines(results.buildErrors, `  ${pc.dim("|")} `).join("\n")}\n`,
         );
       }
       const stubs = results.cases.filter((r) => r.reason === "not-implemented").length;

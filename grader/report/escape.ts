@@ -1,0 +1,234 @@
+/**
+ * Escaping for everything a report writes. What a submitted program prints is hostile: its
+ * output, standard error, JSON keys (member and topic names), the messages the grader composes
+ * around them (JSON.parse's error quoting the output, schema paths naming keys), its folder name.
+ * Raw, such text can move a terminal's cursor and print a fake `✓ ... 2/2` over the real result,
+ * reorder a line with bidirectional controls, inject a spreadsheet formula, HTML or Markdown.
+ *
+ * Results data (CaseResult messages, stderr, the results JSON's parsed strings) stay exactly what
+ * the program printed; escaping happens where text is written, and covers the whole string, so
+ * it does not matter where a piece of it came from. Two layers:
+ *
+ * - text: every string that reaches a reader as text goes through `textLine` (one line: line
+ *   breaks visible too, length capped), `printable` (several lines of the kit's own text) or
+ *   `programLines` (several lines a program printed, each behind a `| ` gutter so none can pass
+ *   for a grader line). The shared text renderers of report/text.ts do this before colouring.
+ * - container: each file format escapes for its own syntax where it is written: `safeJson`,
+ *   `xmlText`/`xmlAttr`, `htmlText`, `markdownInline`, `csvText`.
+ *
+ * Unsafe characters are written as `\uXXXX` (four lower-case hex digits): C0 controls (tab and,
+ * outside `textLine`, newline excepted), DEL, C1 controls (U+0080-U+009F, which include the
+ * one-byte CSI U+009B), the bidirectional marks, embeddings, overrides and isolates (U+061C,
+ * U+200E, U+200F, U+202A-U+202E, U+2066-U+2069) and the line and paragraph separators
+ * (U+2028, U+2029). A backslash is left as it is, so the text layer is idempotent: text escaped
+ * twice (by a shared renderer, then again where a format writes it) reads the same as escaped
+ * once, and a program that prints `\u001b` literally shows exactly that, which is harmless. The
+ * container escapes (entities, Markdown backslashes) are applied once, where the file is written.
+ */
+import { stringify } from "csv-stringify/sync";
+
+/** The most characters one line of a report shows of a string before the rest is cut. */
+export const LINE_MAX_CHARS = 1000;
+
+/** Marks each line a program printed, so that none of them can pass for a grader line. */
+export const GUTTER = "| ";
+
+/* eslint-disable no-control-regex -- matching control characters is the point */
+const UNSAFE =
+  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+// The same, and newline: within one line of a report a line break must be visible.
+const UNSAFE_IN_LINE =
+  /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+/* eslint-enable no-control-regex */
+// What JSON.stringify leaves raw among the above (it escapes C0 itself).
+const UNSAFE_IN_JSON = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/** One character (one UTF-16 code unit) as `\uXXXX`, lower-case hex. */
+export function escapeChar(c: string): string {
+  return `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
+}
+
+/**
+ * `text` with every unsafe character (see the module's comment) written as `\uXXXX`; tabs and
+ * newlines stay, so several lines remain several lines. For the kit's own text (hints, titles)
+ * and for lines already split; a program's text on one line goes through `textLine`.
+ */
+export function printable(text: string): string {
+  return text.replace(UNSAFE, escapeChar);
+}
+
+/** The length of a cut that keeps `keep` characters, not splitting a pair or a `\uXXXX`. */
+function cutPoint(text: string, keep: number, fromEnd: boolean): number {
+  let at = fromEnd ? text.length - keep : keep;
+  const code = text.charCodeAt(at - 1);
+  // A surrogate pair (an emoji) is kept or cut whole.
+  if (code >= 0xd800 && code <= 0xdbff) at += fromEnd ? 1 : -1;
+  if (!fromEnd) {
+    // A `\uXXXX` escape cut in the middle would read as other text: cut before it instead.
+    const partial = /\\(u[0-9a-f]{0,3})?$/.exec(text.slice(Math.max(0, at - 5), at));
+    if (partial !== null) at -= partial[0].length;
+  }
+  return at;
+}
+
+/**
+ * `text` cut to at most `max` characters, the notice included: the start, then
+ * `… (N more characters)`. Text within the limit is returned unchanged, so capping twice with
+ * the same limit changes nothing.
+ *
+ * @throws RangeError when `max` is under 40 (no room for the notice)
+ */
+export function capped(text: string, max: number): string {
+  if (max < 40) throw new RangeError(`capped: max ${max} leaves no room for the notice`);
+  if (text.length <= max) return text;
+  let keep = max;
+  for (;;) {
+    const at = cutPoint(text, keep, false);
+    const notice = `… (${text.length - at} more characters)`;
+    if (at + notice.length <= max) return `${text.slice(0, at)}${notice}`;
+    keep = max - notice.length;
+  }
+}
+
+/**
+ * `text` cut to at most `max` characters, the notice included, keeping its end:
+ * `(N earlier characters) …` then the end. For the end of a program's standard error.
+ *
+ * @throws RangeError when `max` is under 40 (no room for the notice)
+ */
+export function cappedEnd(text: string, max: number): string {
+  if (max < 40) throw new RangeError(`cappedEnd: max ${max} leaves no room for the notice`);
+  if (text.length <= max) return text;
+  let keep = max;
+  for (;;) {
+    const at = cutPoint(text, keep, true);
+    const notice = `(${at} earlier characters) …`;
+    if (text.length - at + notice.length <= max) return `${notice}${text.slice(at)}`;
+    keep = max - notice.length;
+  }
+}
+
+/**
+ * One line of a report that holds (or may hold) a program's text: every unsafe character,
+ * newline and carriage return included, written as `\uXXXX`, then capped at `max` characters
+ * with a visible `… (N more characters)`.
+ */
+export function textLine(text: string, max: number = LINE_MAX_CHARS): string {
+  return capped(text.replace(UNSAFE_IN_LINE, escapeChar), max);
+}
+
+/** How programLines picks and marks the lines. */
+export interface ProgramLinesOptions {
+  /** Only the last `last` lines (the rest are left out silently, as a tail). */
+  last?: number;
+  /** Put before each line; GUTTER by default (the text report passes a dimmed `|`). */
+  gutter?: string;
+  /** Each line capped at this many characters (LINE_MAX_CHARS by default). */
+  maxChars?: number;
+}
+
+/**
+ * Text a program printed, as report lines: split at line ends (`\n` or `\r\n`), each line made
+ * safe by textLine (so a lone `\r` or a U+2028 shows as an escape, never as a line break) and
+ * put behind the gutter. Trailing blank lines are dropped; empty text gives no lines.
+ */
+export function programLines(text: string, options: ProgramLinesOptions = {}): string[] {
+  const trimmed = text.trimEnd();
+  if (trimmed === "") return [];
+  const lines = trimmed.split(/\r?\n/);
+  const shown = options.last === undefined ? lines : lines.slice(-options.last);
+  const gutter = options.gutter ?? GUTTER;
+  return shown.map((l) => `${gutter}${textLine(l, options.maxChars)}`);
+}
+
+/**
+ * A value as JSON text whose bytes hold no raw control, bidirectional or line-separator
+ * character: JSON.stringify already writes C0 controls and lone surrogates as escapes; DEL, C1,
+ * the bidi marks and U+2028/U+2029, which it leaves raw, become `\uXXXX` too. They can only
+ * occur inside strings, where `\uXXXX` is a JSON escape, so the parsed value is exactly `value`:
+ * the results file keeps what the program printed and is safe to `cat` on a terminal.
+ */
+export function safeJson(value: unknown, indent = 2): string {
+  return JSON.stringify(value, null, indent).replace(UNSAFE_IN_JSON, escapeChar);
+}
+
+/**
+ * Strips what XML 1.0 cannot hold at all: control characters other than tab, newline and carriage
+ * return, U+FFFE and U+FFFF, and lone surrogates (a surrogate pair, an astral character, stays).
+ * Program text reaches XML through textLine first, so its control characters show as escapes;
+ * this only guards the kit's own text.
+ */
+export function xmlSafe(text: string): string {
+  let out = "";
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        out += text.slice(i, i + 2);
+        i++;
+      }
+      continue;
+    }
+    const legal = c === 0x09 || c === 0x0a || c === 0x0d || (c >= 0x20 && c < 0xdc00) || c > 0xdfff;
+    if (legal && c !== 0xfffe && c !== 0xffff) out += text[i];
+  }
+  return out;
+}
+
+/**
+ * XML text content: stripped of what XML 1.0 forbids (xmlSafe), the remaining unsafe characters
+ * (carriage return, DEL, C1, bidi, U+2028/U+2029) made visible (printable), `&`, `<`, `>` escaped.
+ */
+export function xmlText(text: string): string {
+  return printable(xmlSafe(text))
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;");
+}
+
+/**
+ * An attribute value for `name="..."`: escaped as text, plus quotes, and tab and newline as
+ * character references (a parser would otherwise normalise them to spaces).
+ */
+export function xmlAttr(text: string): string {
+  return xmlText(text)
+    .replace(/"/g, "&quot;")
+    .replace(/'/g, "&apos;")
+    .replace(/\t/g, "&#9;")
+    .replace(/\n/g, "&#10;");
+}
+
+/**
+ * HTML element content or a double- or single-quoted attribute value, for one line of text:
+ * textLine (unsafe characters visible, capped at `max`), then `& < > " '` as character references.
+ */
+export function htmlText(text: string, max: number = LINE_MAX_CHARS): string {
+  return textLine(text, max).replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+}
+
+/**
+ * GitHub-flavoured Markdown for one table cell or line: textLine (unsafe characters and line
+ * breaks visible, capped at `max`), no HTML (`& < >` as entities), and the characters that make
+ * emphasis, code, links (`[`, `]`), tables (`|`), headings or strike-through backslash-escaped.
+ */
+export function markdownInline(text: string, max: number = LINE_MAX_CHARS): string {
+  return textLine(text, max)
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/([\\`*_[\]|#~])/g, "\\$1");
+}
+
+/**
+ * Rows as CSV text (RFC 4180 quoting by csv-stringify, LF line ends): every cell through
+ * textLine (one line, unsafe characters visible), and csv-stringify's `escape_formulas` puts an
+ * apostrophe before a cell a spreadsheet would run as a formula (starting with `=`, `+`, `-`, `@`,
+ * tab or carriage return, or their full-width forms; OWASP's CSV injection advice).
+ */
+export function csvText(rows: readonly (readonly string[])[]): string {
+  return stringify(
+    rows.map((row) => row.map((cell) => textLine(cell))),
+    { record_delimiter: "unix", escape_formulas: true },
+  );
+}
