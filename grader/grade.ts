@@ -142,11 +142,12 @@ export async function prepareProgram(
       cleanup: () => {},
     };
   }
-  const build = await buildSubmission(target.path);
+  // The bundler and tsc run confined over a copy of src/ and see no hidden folder either.
+  const build = await buildSubmission(target.path, { hidden: limits.hidden ?? [] });
   const cleanup = () => rmSync(build.outDir, { recursive: true, force: true });
   const errors = [...build.errors];
   if (build.bundle !== undefined && limits.typeCheck === true)
-    errors.push(...(await typeCheck(target.path)));
+    errors.push(...(await typeCheck(target.path, { hidden: limits.hidden ?? [] })));
   if (build.bundle === undefined || errors.length > 0) return { errors, cleanup };
   // The program sees its bundle's folder (bound read-only) and starts in an empty folder; in the
   // unisolated mode both are real folders that the run identities must be able to reach.
