@@ -1,5 +1,5 @@
 // Nothing that touches submitted code can read what it must not: the staging copy, the check for
-// computed imports, the confined bundler and tsc, and the scrubbed messages.
+// computed imports, the confined bundler and tsc, the scrubbed messages and the stack mapping.
 // Hostile submissions (test/submissions/<name>) are built in-process with the grader's own
 // functions; links, FIFOs and many files are added at run time to temporary copies.
 import { execFileSync, spawnSync } from "node:child_process";
@@ -14,12 +14,17 @@ import {
   symlinkSync,
   writeFileSync,
 } from "node:fs";
+import type { SourceMapPayload } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { FixtureSchemas, loadCases } from "../grader/fixtures/load.ts";
+import { prepareProgram, runCase } from "../grader/grade.ts";
+import { BUILT_IN_CASES_DIR } from "../grader/kit.ts";
 import { buildSubmission, type BuildResult } from "../grader/run/build.ts";
 import { OUTSIDE, runTool, scrubPaths } from "../grader/run/confined-tool.ts";
 import { sandboxFeatures } from "../grader/run/sandbox.ts";
+import { stackMapper } from "../grader/run/stack-map.ts";
 import { STAGE_LIMITS, StageError, stageSubmission } from "../grader/run/stage.ts";
 import { typeCheck } from "../grader/run/typecheck.ts";
 import { CASES_DIR, ROOT } from "./helpers/program.ts";
@@ -394,5 +399,59 @@ describe("messages name no path outside the copy", () => {
     ["expected ... got a/b and 1 / 2", "expected ... got a/b and 1 / 2"],
   ])("%s", (message, shown) => {
     expect(scrubPaths(message, roots)).toBe(shown);
+  });
+});
+
+describe("crash stacks name src/ files", () => {
+  it("an uncaught exception's frames map to src/main.ts, and no bundle path is left", async () => {
+    const build = await buildSubmission(submission("uncaught"));
+    try {
+      const bundle = build.bundle as string;
+      const run = spawnSync(process.execPath, [bundle], { encoding: "utf8" });
+      expect(run.status).toBe(1);
+      const map = stackMapper({
+        map: build.sourceMap as SourceMapPayload,
+        bundleText: readFileSync(bundle, "utf8"),
+        bundlePaths: ["/dev/shm/program/main.mjs", bundle],
+      });
+      const shown = map(run.stderr);
+      expect(shown).toContain("src/main.ts:2\n");
+      expect(shown).toContain("    at src/main.ts:2:7\n");
+      expect(shown).not.toContain(bundle);
+      expect(shown).not.toContain("main.mjs");
+      // The sandbox's path, as a URL and as a path, with and without a column.
+      expect(map("at file:///dev/shm/program/main.mjs:2:7)")).toBe("at src/main.ts:2:7)");
+      expect(map("at /dev/shm/program/main.mjs:2:7")).toBe("at src/main.ts:2:7");
+      expect(map("/dev/shm/program/main.mjs:99999:1 and /dev/shm/program/main.mjs")).toBe(
+        "<bundle>:99999:1 and <bundle>",
+      );
+    } finally {
+      cleanup(build);
+    }
+  });
+});
+
+describe("a graded crash shows src/ frames", () => {
+  it("prepareProgram's mapper rewrites the sandbox's bundle path in a case's standard error", async () => {
+    const c = loadCases(BUILT_IN_CASES_DIR, [], new FixtureSchemas()).find((x) => x.id === ONE);
+    expect(c).toBeDefined();
+    const prepared = await prepareProgram(
+      { kind: "folder", path: submission("uncaught"), name: "uncaught" },
+      { memoryMiB: 256, timeoutMs: 10_000 },
+    );
+    try {
+      const program = prepared.program;
+      expect(prepared.errors).toEqual([]);
+      if (program === undefined || c === undefined) return;
+      const run = await runCase(program, c, { timeoutMs: 10_000, outputCapBytes: 65536 });
+      expect(run.exitCode).toBe(1);
+      const shown = program.mapStderr(run.stderr);
+      expect(shown).toContain("    at src/main.ts:2:7\n");
+      expect(shown).not.toContain("main.mjs");
+      expect(shown).not.toContain("/dev/shm");
+      expect(shown).not.toContain(tmpdir());
+    } finally {
+      prepared.cleanup();
+    }
   });
 });
