@@ -2,13 +2,13 @@
  * `--types`: type-checks a TypeScript submission with the kit's own tsc and strict settings before
  * grading (never on the timed path). Type errors fail the build, one line each with file and line.
  *
- * tsc reads submitted code and follows its imports (`typeof import("...")` included), so it runs
- * as the bundler does (confined-tool.ts): over a staged copy of src/ only, confined as a run
- * identity, with the kit's typescript and @types/node visible read-only and nothing else of the
- * kit's. What it prints names no path outside the copy.
+ * tsc reads submitted code and follows its imports (type imports included), so it runs as the
+ * bundler does (confined-tool.ts): over a staged copy of src/ only, confined as a run identity,
+ * with the kit's typescript and @types/node visible read-only and nothing else of the kit's. What
+ * it prints names no path outside the copy.
  */
 import { mkdirSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { runTool, scrubPaths, toolFailure } from "./confined-tool.ts";
 import { SANDBOX_DIR } from "./sandbox.ts";
 import { stageSubmission, StageError, type StagedSubmission } from "./stage.ts";
@@ -80,7 +80,7 @@ export async function typeCheck(
       out,
       args: (p) => [
         join(p.pkg("typescript"), "bin", "tsc"),
-        ...tscOptions(join(p.pkg("@types/node"), "..")),
+        ...tscOptions(dirname(p.pkg("@types/node"))),
         join(p.src, "main.ts"),
       ],
       limits: TSC_LIMITS,
