@@ -4,6 +4,7 @@
 // functions; links, FIFOs and many files are added at run time to temporary copies.
 import { execFileSync, spawnSync } from "node:child_process";
 import {
+  chmodSync,
   cpSync,
   linkSync,
   mkdirSync,
@@ -207,6 +208,30 @@ describe("computed imports are refused before bundling", () => {
 });
 
 describe("tsc (--types) sees the copy only", () => {
+  it("an answer copied where the sandbox would show it: Node's permission model stops tsc", async () => {
+    // A folder no hidden list names (outside /tmp, which every run gets fresh): only the
+    // permission model keeps tsc from reading it, in every sandbox mode.
+    const visible = mkdtempSync(join(ROOT, ".build-isolation-"));
+    try {
+      chmodSync(visible, 0o755);
+      const copied = join(visible, "expected.json");
+      writeFileSync(copied, EXPECTED_TEXT, { mode: 0o644 });
+      const dir = join(mkdtempSync(join(TMP, "typeof-absolute-")), "sub");
+      mkdirSync(join(dir, "src"), { recursive: true });
+      writeFileSync(
+        join(dir, "src", "main.ts"),
+        `type Answer = typeof import(${JSON.stringify(copied)});\nexport const shape: number = null as unknown as Answer;\n`,
+      );
+      const errors = await typeCheck(dir);
+      expect(errors).toEqual([
+        `src/main.ts(1,29): error TS2307: Cannot find module '${OUTSIDE}' or its corresponding type declarations.`,
+      ]);
+      expectClean(errors, errors);
+    } finally {
+      rmSync(visible, { recursive: true, force: true });
+    }
+  });
+
   it("typeof import of a golden answer: not found, its shape and path never shown", async () => {
     const errors = await typeCheck(submission("typeof-answer"));
     expect(errors).toEqual([

@@ -11,7 +11,7 @@
  */
 import { chownSync, existsSync, readFileSync, realpathSync } from "node:fs";
 import { createRequire } from "node:module";
-import { join, posix } from "node:path";
+import { dirname, join, posix } from "node:path";
 import { fileURLToPath } from "node:url";
 import { KIT_ROOT } from "../kit.ts";
 import { runIdentities } from "./identities.ts";
@@ -88,6 +88,11 @@ export interface ToolPaths {
   worker: string;
   /** An installed package's folder. */
   pkg(name: string): string;
+  /**
+   * Every folder the tool may need to read (the copy, the worker, the packages and, for a scoped
+   * package, its scope's folder): for Node's permission model, where a tool can run under it.
+   */
+  readable: string[];
 }
 
 /** One run of a tool over a staged copy. */
@@ -135,6 +140,8 @@ export async function runTool(tool: ToolRun): Promise<{ run: RawRun; paths: Tool
         out: `${SANDBOX_DIR}/out`,
         worker: `${SANDBOX_DIR}/worker`,
         pkg: (name) => `${SANDBOX_DIR}/node_modules/${name}`,
+        // Everything the tool is given is under /dev/shm; the rest it must not read anyway.
+        readable: [SANDBOX_DIR],
       }
     : {
         copyRoot: tool.staged.root,
@@ -142,6 +149,13 @@ export async function runTool(tool: ToolRun): Promise<{ run: RawRun; paths: Tool
         out: tool.out,
         worker: WORKER_DIR,
         pkg: packageDir,
+        readable: [
+          tool.staged.root,
+          WORKER_DIR,
+          ...packages.map((name) =>
+            name.startsWith("@") ? dirname(packageDir(name)) : packageDir(name),
+          ),
+        ],
       };
   const uid = f.mode === "root" ? await runIdentities.acquire() : undefined;
   try {

@@ -4,13 +4,14 @@
  *
  * tsc reads submitted code and follows its imports (type imports included), so it runs as the
  * bundler does (confined-tool.ts): over a staged copy of src/ only, confined as a run identity,
- * with the kit's typescript and @types/node visible read-only and nothing else of the kit's. What
- * it prints names no path outside the copy.
+ * with the kit's typescript and @types/node visible read-only and nothing else of the kit's; and
+ * under Node's permission model, allowed to read only those. What it prints names no path outside
+ * the copy.
  */
 import { mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { runTool, scrubPaths, toolFailure } from "./confined-tool.ts";
-import { SANDBOX_DIR } from "./sandbox.ts";
+import { SANDBOX_DIR, sandboxFeatures } from "./sandbox.ts";
 import { stageSubmission, StageError, type StagedSubmission } from "./stage.ts";
 
 /** The compiler options of the kit's tsconfig.json that a submission is checked with. */
@@ -79,6 +80,11 @@ export async function typeCheck(
       packages: ["typescript", "@types/node"],
       out,
       args: (p) => [
+        // Node's permission model as well: tsc reads only the copy and its own packages, even
+        // where the sandbox has no namespaces, whatever path the submission names.
+        sandboxFeatures().permissionFlag,
+        "--no-warnings",
+        ...[...new Set(p.readable)].map((dir) => `--allow-fs-read=${dir}`),
         join(p.pkg("typescript"), "bin", "tsc"),
         ...tscOptions(dirname(p.pkg("@types/node"))),
         join(p.src, "main.ts"),
