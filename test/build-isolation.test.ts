@@ -12,6 +12,7 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
+  statSync,
   symlinkSync,
   writeFileSync,
 } from "node:fs";
@@ -338,8 +339,7 @@ describe("staging copies regular files only", () => {
     try {
       expect(staged.files).toContain("src/main.ts");
       expect(staged.files.every((f) => f.startsWith("src/"))).toBe(true);
-      const mode = (p: string) =>
-        execFileSync("stat", ["-c", "%a", p], { encoding: "utf8" }).trim();
+      const mode = (p: string) => (statSync(p).mode & 0o777).toString(8);
       expect(mode(staged.root)).toBe("700");
       expect(mode(staged.src)).toBe("755");
       expect(mode(join(staged.src, "main.ts"))).toBe("644");
