@@ -2,15 +2,16 @@
  * Grading one submission: build it once, run every case as its own process (several at a time),
  * judge each run, and hand each result to the reporters in fixture order.
  */
-import { chmodSync, mkdirSync, rmSync } from "node:fs";
-import { join } from "node:path";
+import { chmodSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { basename, join } from "node:path";
 import { judge, type Reason, type Status, type Verdict } from "./compare/verdict.ts";
 import type { Case, FixtureSchemas } from "./fixtures/load.ts";
 import { buildSubmission } from "./run/build.ts";
 import { runProcess, type RawRun } from "./run/run-process.ts";
 import { runIdentities } from "./run/identities.ts";
-import { cpuSecondsFor, kitHiddenFolders, programRun } from "./run/program.ts";
+import { cpuSecondsFor, kitHiddenFolders, PROGRAM_DIR, programRun } from "./run/program.ts";
 import { confinedSpec, sandboxFeatures, wallBackstopMs, type ConfinedRun } from "./run/sandbox.ts";
+import { stackMapper } from "./run/stack-map.ts";
 import { typeCheck } from "./run/typecheck.ts";
 import type { Reporter } from "./report/reporter.ts";
 import type { SubmissionTarget } from "./options.ts";
@@ -116,6 +117,8 @@ export interface Program {
   run(c: Case, uid: number | undefined): ConfinedRun;
   /** Folders the program must not see. */
   hidden: readonly string[];
+  /** Rewrites the program's standard error for reports: stack frames in src/ terms (stack-map.ts). */
+  mapStderr(text: string): string;
 }
 
 /** Limits and visibility for preparing a program (GradeOptions' fields of the same names). */
@@ -137,17 +140,19 @@ export async function prepareProgram(
   const hidden = [...kitHiddenFolders(), ...(limits.hidden ?? [])];
   if (target.kind === "command") {
     return {
-      program: { run: (c, uid) => programRun(target, c, limits, uid), hidden },
+      program: { run: (c, uid) => programRun(target, c, limits, uid), hidden, mapStderr: (t) => t },
       errors: [],
       cleanup: () => {},
     };
   }
-  const build = await buildSubmission(target.path);
+  // The bundler and tsc run confined over a copy of src/ and see no hidden folder either.
+  const build = await buildSubmission(target.path, { hidden: limits.hidden ?? [] });
   const cleanup = () => rmSync(build.outDir, { recursive: true, force: true });
   const errors = [...build.errors];
   if (build.bundle !== undefined && limits.typeCheck === true)
-    errors.push(...(await typeCheck(target.path)));
-  if (build.bundle === undefined || errors.length > 0) return { errors, cleanup };
+    errors.push(...(await typeCheck(target.path, { hidden: limits.hidden ?? [] })));
+  if (build.bundle === undefined || build.sourceMap === undefined || errors.length > 0)
+    return { errors, cleanup };
   // The program sees its bundle's folder (bound read-only) and starts in an empty folder; in the
   // unisolated mode both are real folders that the run identities must be able to reach.
   const workDir = join(build.outDir, "cwd");
@@ -155,11 +160,18 @@ export async function prepareProgram(
   chmodSync(build.outDir, 0o755);
   chmodSync(build.bundle, 0o644);
   const bundle = { kind: "bundle" as const, path: build.bundle };
+  const mapStderr = stackMapper({
+    map: build.sourceMap,
+    bundleText: readFileSync(build.bundle, "utf8"),
+    // Where programRun has it run: in the sandbox, or on disk in mode none.
+    bundlePaths: [`${PROGRAM_DIR}/${basename(build.bundle)}`, build.bundle],
+  });
   return {
     program: {
       run: (c, uid) => programRun(bundle, c, limits, uid, workDir),
       // The submission's own folder: its bundle is all the program needs of it.
       hidden: [...hidden, target.path],
+      mapStderr,
     },
     errors: [],
     cleanup,
@@ -296,8 +308,10 @@ export async function gradeSubmission(options: GradeOptions): Promise<GradeResul
             publish();
             continue;
           }
-          const run = await runCase(program, c, options);
+          const raw = await runCase(program, c, options);
           if (aborted()) return;
+          // Stack frames name src/ files, never the sandbox's bundle path, in every message.
+          const run = { ...raw, stderr: program.mapStderr(raw.stderr) };
           const verdict = judge(c, run, options.schemas.output(c.mode), options.timeoutMs);
           let mistakes: string[] = [];
           if (verdict.status !== "pass" && options.diagnosis !== undefined) {

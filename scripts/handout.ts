@@ -63,6 +63,10 @@ export const INSTRUCTOR_ONLY_GRADER_FOLDERS: Readonly<Record<string, string>> = 
   random: "random cases take their answers from the reference",
 };
 
+/**
+ * The grader's code and data: TypeScript, JSON, and the plain JavaScript that Node runs directly
+ * (the launcher, the build worker).
+ */
 const GRADER_CODE = /\.(ts|json|mjs)$/;
 
 /** The handout, file by file or folder by folder: nothing that is not listed here is written. */
@@ -93,11 +97,20 @@ export const HANDOUT: readonly HandoutEntry[] = [
 ];
 
 /**
- * Packages grading runs on: tsx runs the grader, esbuild bundles the submission, ajv validates
- * the cases, diff and picocolors shape the report, csv-stringify writes --batch's gradebook.
- * The build fails when a shipped file imports a package that is not here.
+ * Packages grading runs on: tsx runs the grader, esbuild bundles the submission, acorn checks
+ * its dynamic imports, ajv validates the cases, diff and picocolors shape the report,
+ * csv-stringify writes --batch's gradebook. The build fails when a shipped file imports a
+ * package that is not here.
  */
-const RUNTIME_PACKAGES = ["ajv", "csv-stringify", "diff", "esbuild", "picocolors", "tsx"] as const;
+const RUNTIME_PACKAGES = [
+  "acorn",
+  "ajv",
+  "csv-stringify",
+  "diff",
+  "esbuild",
+  "picocolors",
+  "tsx",
+] as const;
 /** Packages for `npm run grade -- --types` and the student's editor (Node's types, tsc). */
 const DEV_PACKAGES = ["@types/node", "typescript"] as const;
 

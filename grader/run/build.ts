@@ -1,125 +1,209 @@
 /**
- * Building a TypeScript submission: esbuild bundles `<submission>/src/main.ts` once per grading
- * run into one ESM file that every case then runs with plain `node` (no TypeScript loader on the
- * timed path). The resolver allows only Node's built-in modules and files inside the submission's
- * own folder, so a submission cannot import the golden answers or the grader.
+ * Building a TypeScript submission: once per grading run, into one ESM file that every case then
+ * runs with plain `node` (no TypeScript loader on the timed path).
+ *
+ * Nothing that reads submitted code runs with the grader's eyes. The submission's src/ is copied
+ * (regular files only, stage.ts); every import() and require() in the copy must name a literal
+ * path (literal-imports.ts), so the bundler never expands a pattern; then esbuild bundles the copy
+ * in a small worker (build-worker/build-worker.mjs) confined by the sandbox as a run identity,
+ * seeing the copy and its own packages only (confined-tool.ts). The worker's resolver allows only
+ * Node's built-in modules and files inside the copy, and it blanks source-map comments, whose maps
+ * esbuild would otherwise read along with every file they list. Every message names no path
+ * outside the copy.
  */
-import { builtinModules } from "node:module";
-import { mkdtempSync, realpathSync, statSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readSync,
+  writeFileSync,
+} from "node:fs";
+import type { SourceMapPayload } from "node:module";
 import { tmpdir } from "node:os";
-import { isAbsolute, join, relative, resolve, sep } from "node:path";
-import { build, type Plugin } from "esbuild";
+import { join, posix } from "node:path";
+import { runTool, scrubPaths, toolFailure, OUTSIDE } from "./confined-tool.ts";
+import { checkLiteralImports } from "./literal-imports.ts";
+import { SANDBOX_DIR } from "./sandbox.ts";
+import { stageSubmission, StageError, type StagedSubmission } from "./stage.ts";
 
 export interface BuildResult {
-  /** The bundle's path when the build succeeded. */
+  /** The bundle's path when the build succeeded (in outDir, a private 0700 folder). */
   bundle?: string;
-  /** The folder the bundle lives in (delete it when done). */
+  /** The folder the bundle lives in (delete it when done); it holds nothing else. */
   outDir: string;
-  /** Build errors, one line each with file and line: `src/main.ts:3:7: Could not resolve ...`. */
+  /**
+   * Build errors, one line each with file, line and column (1-based): `src/main.ts:3:7: Could not
+   * resolve ...`. No path outside the submission's src/ appears in them.
+   */
   errors: string[];
+  /**
+   * The bundle's source map when the build succeeded: `sources` are `src/...` (relative to the
+   * submission), no `sourcesContent`. For stack-map.ts; never shown to the program.
+   */
+  sourceMap?: SourceMapPayload;
 }
 
-const BUILTINS = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`)]);
+/** Folders hidden from the bundler besides the kit's own and the submission's. */
+export interface BuildOptions {
+  /** Private cases, the batch folder, the reports: whatever the caller keeps from programs. */
+  hidden?: readonly string[];
+}
 
-/** An esbuild plugin that refuses every import outside `root` that is not a Node built-in. */
-function confineTo(root: string): Plugin {
-  return {
-    name: "confine-to-submission",
-    setup(b) {
-      b.onResolve({ filter: /.*/ }, (args) => {
-        if (BUILTINS.has(args.path)) return { path: args.path, external: true };
-        if (args.kind === "entry-point") return undefined;
-        const isPath = args.path.startsWith(".") || isAbsolute(args.path);
-        if (!isPath) {
-          return {
-            errors: [
-              {
-                text: `import of package "${args.path}": a submission may import only Node's built-in modules and its own files`,
-              },
-            ],
-          };
-        }
-        const target = resolve(args.resolveDir, args.path);
-        let real = target;
-        try {
-          real = realpathSync(target);
-        } catch {
-          // A file that does not exist: esbuild reports it (or tries other extensions) itself.
-        }
-        const inside = (p: string) => p === root || p.startsWith(root + sep);
-        if (!inside(target) || !inside(real)) {
-          return {
-            errors: [
-              {
-                text: `import of "${args.path}" reaches outside the submission folder (${relative(root, real)})`,
-              },
-            ],
-          };
-        }
-        return undefined; // let esbuild resolve it (extensions, index files)
-      });
-      // The import text is not enough (extension-less paths, ?query suffixes, template-string
-      // imports, symlinks): every file esbuild is about to read must be a regular file whose
-      // real path is inside the submission folder. The grader may run as root.
-      b.onLoad({ filter: /.*/ }, (args) => {
-        let real: string;
-        try {
-          real = realpathSync(args.path);
-        } catch {
-          return { errors: [{ text: `cannot read ${relative(root, args.path)}` }] };
-        }
-        const inside = real === root || real.startsWith(root + sep);
-        if (!inside) {
-          return {
-            errors: [
-              {
-                text: `${relative(root, args.path)} reaches outside the submission folder (${real})`,
-              },
-            ],
-          };
-        }
-        if (!statSync(real).isFile()) {
-          return { errors: [{ text: `${relative(root, args.path)} is not a regular file` }] };
-        }
-        return undefined;
-      });
-    },
-  };
+/** The bundler's limits: a bundle of a few files takes well under a second of CPU. */
+const BUILD_LIMITS = { cpuSeconds: 60, dataMiB: 2048 };
+/** The worker prints one short JSON line (20 errors at most). */
+const WORKER_OUTPUT_CAP = 1024 * 1024;
+/** A bundle or map bigger than this is not one of a submission's 4 MiB of sources. */
+const MAX_OUTPUT_BYTES = 64 * 1024 * 1024;
+
+/** The worker's answer (see build-worker.mjs). */
+interface WorkerAnswer {
+  errors: { text: string; file?: string; line?: number; column?: number }[];
+}
+
+function parseAnswer(stdout: string): WorkerAnswer | undefined {
+  try {
+    const answer = JSON.parse(stdout) as unknown;
+    const errors = (answer as { errors?: unknown }).errors;
+    if (!Array.isArray(errors)) return undefined;
+    return {
+      errors: errors.map((e: unknown) => {
+        const o = (typeof e === "object" && e !== null ? e : {}) as Record<string, unknown>;
+        return {
+          text: typeof o.text === "string" ? o.text : "unknown error",
+          ...(typeof o.file === "string" ? { file: o.file } : {}),
+          ...(typeof o.line === "number" ? { line: o.line } : {}),
+          ...(typeof o.column === "number" ? { column: o.column } : {}),
+        };
+      }),
+    };
+  } catch {
+    return undefined;
+  }
 }
 
 /**
- * Bundles a submission's program.
+ * Reads a file the worker wrote, without following a link, as long as it is a regular file of at
+ * most MAX_OUTPUT_BYTES.
+ *
+ * @throws Error naming the file otherwise
+ */
+function readOutput(path: string, name: string): Buffer {
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  try {
+    const s = fstatSync(fd);
+    if (!s.isFile() || s.size > MAX_OUTPUT_BYTES) {
+      throw new Error(`the bundler's ${name} is not a regular file of at most 64 MiB`);
+    }
+    const buffer = Buffer.alloc(s.size);
+    let length = 0;
+    while (length < s.size) {
+      const n = readSync(fd, buffer, length, s.size - length, null);
+      if (n === 0) break;
+      length += n;
+    }
+    return buffer.subarray(0, length);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * The worker's source map with its `sources` made relative to the submission (`src/main.ts`): the
+ * map sat in out/, next to src/, in the copy.
+ */
+function ownSourceMap(text: string): SourceMapPayload {
+  const map = JSON.parse(text) as SourceMapPayload;
+  const sources = Array.isArray(map.sources) ? map.sources : [];
+  const rewritten = sources.map((s) => {
+    const path = posix.normalize(posix.join("out", String(s)));
+    return path.startsWith("src/") ? path : OUTSIDE;
+  });
+  return { ...map, sources: rewritten, sourcesContent: [] };
+}
+
+/** Bundles a staged copy with the confined worker; see buildSubmission. */
+async function bundleStaged(
+  staged: StagedSubmission,
+  submissionDir: string,
+  outDir: string,
+  hidden: readonly string[],
+): Promise<BuildResult> {
+  const out = join(staged.root, "out");
+  mkdirSync(out, { mode: 0o700 });
+  const { run, paths } = await runTool({
+    staged,
+    packages: ["esbuild"],
+    out,
+    args: (p) => [`${p.worker}/build-worker.mjs`, JSON.stringify({ src: p.src, out: p.out })],
+    limits: BUILD_LIMITS,
+    hidden: [...hidden, outDir],
+    submissionDir,
+    outputCapBytes: WORKER_OUTPUT_CAP,
+  });
+  const roots = [SANDBOX_DIR, staged.root, paths.copyRoot];
+  const answer = run.exitCode === 0 ? parseAnswer(run.stdout) : undefined;
+  if (answer === undefined) return { outDir, errors: [toolFailure("the bundler", run, roots)] };
+  if (answer.errors.length > 0) {
+    return {
+      outDir,
+      errors: answer.errors.map((e) => {
+        const where =
+          e.file !== undefined && e.line !== undefined && e.column !== undefined
+            ? `${e.file}:${e.line}:${e.column + 1}: `
+            : "";
+        return scrubPaths(`${where}${e.text}`, roots);
+      }),
+    };
+  }
+  let bundle: Buffer;
+  let map: SourceMapPayload;
+  try {
+    bundle = readOutput(join(out, "main.mjs"), "bundle");
+    map = ownSourceMap(readOutput(join(out, "main.mjs.map"), "source map").toString("utf8"));
+  } catch (error) {
+    return { outDir, errors: [(error as Error).message] };
+  }
+  const path = join(outDir, "main.mjs");
+  // The grader's own file: whatever the run identity left in out/ goes with the copy.
+  writeFileSync(path, bundle, { mode: 0o644, flag: "wx" });
+  return { bundle: path, outDir, errors: [], sourceMap: map };
+}
+
+/**
+ * Bundles a submission's program: stages its src/, checks that every dynamic import names a
+ * literal path, and bundles the copy in the confined worker.
  *
  * @param submissionDir the submission folder (holding src/main.ts)
- * @returns the bundle's path, or the build errors; never throws for a broken submission
+ * @param options folders to hide from the bundler besides the kit's own and the submission
+ * @returns the bundle's path and source map, or the build errors (each naming a file relative to
+ *   the submission, `src/...`, and no path outside it); never throws for a broken submission
  */
-export async function buildSubmission(submissionDir: string): Promise<BuildResult> {
-  const root = realpathSync(submissionDir);
+export async function buildSubmission(
+  submissionDir: string,
+  options: BuildOptions = {},
+): Promise<BuildResult> {
   const outDir = mkdtempSync(join(tmpdir(), "kit-grade-"));
-  const bundle = join(outDir, "main.mjs");
+  let staged: StagedSubmission;
   try {
-    await build({
-      entryPoints: [join(root, "src", "main.ts")],
-      absWorkingDir: root,
-      bundle: true,
-      platform: "node",
-      format: "esm",
-      target: "node20",
-      outfile: bundle,
-      logLevel: "silent",
-      sourcemap: "inline",
-      // The submission's own tsconfig.json (paths, baseUrl, extends) must not steer resolution.
-      tsconfigRaw: {},
-      plugins: [confineTo(root)],
-    });
-    return { bundle, outDir, errors: [] };
+    staged = stageSubmission(submissionDir);
   } catch (error) {
-    const failure = error as {
-      errors?: { text: string; location?: { file: string; line: number; column: number } | null }[];
-    };
-    const errors = (failure.errors ?? [{ text: String(error), location: null }]).map((e) =>
-      e.location ? `${e.location.file}:${e.location.line}:${e.location.column}: ${e.text}` : e.text,
-    );
-    return { outDir, errors };
+    if (error instanceof StageError) return { outDir, errors: error.problems };
+    throw error;
+  }
+  try {
+    if (!staged.files.includes("src/main.ts")) {
+      return { outDir, errors: ["src/main.ts is missing: a submission's program starts there"] };
+    }
+    const computed = await checkLiteralImports(staged);
+    if (computed.length > 0) {
+      return { outDir, errors: computed.map((e) => scrubPaths(e, [staged.root])) };
+    }
+    return await bundleStaged(staged, submissionDir, outDir, options.hidden ?? []);
+  } finally {
+    staged.cleanup();
   }
 }

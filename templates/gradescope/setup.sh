@@ -16,9 +16,9 @@ npm --version
 
 npm ci --omit=dev --no-audit --no-fund
 chmod +x run_autograder
-# The answers (built-in and private cases) and the grader belong to root and nobody else may read
-# them: the grader runs as root, and every student program runs as an unprivileged run identity
-# (besides not seeing these folders at all inside its namespace).
-chown -R root:root fixtures grader
-chmod -R go-rwx fixtures grader
+# The answers (built-in and private cases) belong to root and nobody else may read them: the
+# grader runs as root, and every student program runs as an unprivileged run identity (besides
+# not seeing these folders at all inside its namespace).
+chown -R root:root fixtures
+chmod -R go-rwx fixtures
 if [ -d private-cases ]; then chown -R root:root private-cases && chmod -R go-rwx private-cases; fi
