@@ -762,7 +762,7 @@ describe(`hostile submissions (sandbox mode ${MODE})`, () => {
     expect(message).toMatch(/(could not signal|signalled) parent 1\b/);
   });
 
-  it("the probe can signal no process outside its own PID namespace", () => {
+  it("the probe can signal only itself (without root: also its own namespace pid 1)", () => {
     const g = get(PROBE.label);
     expect(g.results?.cases).toHaveLength(3);
     for (const c of g.results?.cases ?? []) {
@@ -770,17 +770,10 @@ describe(`hostile submissions (sandbox mode ${MODE})`, () => {
       expect(parent).toBe(1);
       expect(signalable).toContain(probe);
       // kill(tid, 0) also succeeds for the probe's own threads, which Node starts right after it.
-      // In user-namespace mode pid 1, the sandbox's own wrapper, runs as the same user.
+      // As root nothing else: pid 1, the sandbox's wrapper shell, runs as root. In user-namespace
+      // mode that wrapper runs as the same user, so pid 1 of the probe's own namespace may show.
       const others = signalable.filter((pid) => pid < probe || pid >= probe + 64);
       expect(others).toEqual(isRoot ? [] : others.filter((pid) => pid === 1));
-    }
-  });
-
-  it.runIf(isRoot)("the probe can signal no process but its own (root: not even pid 1)", () => {
-    for (const c of get(PROBE.label).results?.cases ?? []) {
-      const { probe, signalable } = probeLine(c.message);
-      for (const pid of signalable) expect(pid - probe, `pid ${pid}`).toBeGreaterThanOrEqual(0);
-      for (const pid of signalable) expect(pid - probe, `pid ${pid}`).toBeLessThan(64);
     }
   });
 
