@@ -4,11 +4,25 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Ajv } from "ajv";
 import { describe, expect, it } from "vitest";
 import { FixtureSchemas, loadCases } from "../grader/fixtures/load.ts";
 import { BUILT_IN_CASES_DIR } from "../grader/kit.ts";
 import { lessonAnchors } from "./helpers/lesson.ts";
 import { ROOT } from "./helpers/program.ts";
+
+describe("fixtures/schema", () => {
+  it("every schema is valid against JSON Schema's meta-schema (the grader skips that check)", () => {
+    const ajv = new Ajv({ allErrors: true, strict: true });
+    const dir = join(ROOT, "fixtures", "schema");
+    const names = readdirSync(dir).filter((n) => n.endsWith(".json"));
+    expect(names.length).toBeGreaterThanOrEqual(5);
+    for (const name of names) {
+      const schema = JSON.parse(readFileSync(join(dir, name), "utf8")) as object;
+      expect(ajv.validateSchema(schema), `${name}: ${ajv.errorsText()}`).toBe(true);
+    }
+  });
+});
 
 describe("fixtures/cases", () => {
   const cases = loadCases(BUILT_IN_CASES_DIR, [], new FixtureSchemas());

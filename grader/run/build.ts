@@ -19,6 +19,7 @@ import {
   mkdtempSync,
   openSync,
   readSync,
+  rmSync,
   writeFileSync,
 } from "node:fs";
 import type { SourceMapPayload } from "node:module";
@@ -198,11 +199,17 @@ export async function buildSubmission(
     if (!staged.files.includes("src/main.ts")) {
       return { outDir, errors: ["src/main.ts is missing: a submission's program starts there"] };
     }
-    const computed = await checkLiteralImports(staged);
+    // The check and the confined bundler run side by side (the bundler sees only the copy, so it
+    // can expand nothing outside it); a refused import wins, and the bundle is then discarded.
+    const [computed, bundled] = await Promise.all([
+      checkLiteralImports(staged),
+      bundleStaged(staged, submissionDir, outDir, options.hidden ?? []),
+    ]);
     if (computed.length > 0) {
+      if (bundled.bundle !== undefined) rmSync(bundled.bundle, { force: true });
       return { outDir, errors: computed.map((e) => scrubPaths(e, [staged.root])) };
     }
-    return await bundleStaged(staged, submissionDir, outDir, options.hidden ?? []);
+    return bundled;
   } finally {
     staged.cleanup();
   }
