@@ -10,7 +10,7 @@ import { buildSubmission } from "./run/build.ts";
 import { runProcess, type RawRun } from "./run/run-process.ts";
 import { runIdentities } from "./run/identities.ts";
 import { cpuSecondsFor, kitHiddenFolders, PROGRAM_DIR, programRun } from "./run/program.ts";
-import { confinedSpec, sandboxFeatures, wallBackstopMs, type ConfinedRun } from "./run/sandbox.ts";
+import { confinedSpec, sandboxFeatures, wallBackstops, type ConfinedRun } from "./run/sandbox.ts";
 import { stackMapper } from "./run/stack-map.ts";
 import { typeCheck } from "./run/typecheck.ts";
 import type { Reporter } from "./report/reporter.ts";
@@ -191,8 +191,10 @@ export async function runCase(
   const root = sandboxFeatures().mode === "root";
   const uid = root ? await runIdentities.acquire() : undefined;
   try {
+    const backstops = wallBackstops(cpuSecondsFor(limits.timeoutMs));
     return await runProcess(confinedSpec(program.run(c, uid), program.hidden), {
-      timeoutMs: wallBackstopMs(cpuSecondsFor(limits.timeoutMs)),
+      timeoutMs: backstops.capMs,
+      idle: backstops.idle,
       outputCapBytes: limits.outputCapBytes,
       ...(limits.signal === undefined ? {} : { signal: limits.signal }),
     });

@@ -48,8 +48,6 @@ export interface Verdict {
 const MEMORY_DEATH =
   /JavaScript heap out of memory|Reached heap limit|FATAL ERROR: .*Allocation failed|Array buffer allocation failed|Fatal process out of memory|\bMemoryError\b|Cannot allocate memory|std::bad_alloc|out of memory/;
 
-/** CPU time short of the limit that still counts as reaching it (`times` counts in 10 ms ticks). */
-const CPU_TICK_SLACK_MS = 100;
 /** `error: member "<id as a JSON string>": ...` */
 const BAD_INPUT_LINE = /^error: member ("(?:[^"\\]|\\.)*")/;
 
@@ -129,12 +127,11 @@ export function judge(
       },
     );
   }
-  // The kernel decides: the CPU limit (SIGXCPU, then SIGKILL) or the wall-clock backstop.
+  // The kernel decides: SIGXCPU at the CPU limit, or SIGKILL a second later for a program that
+  // ignored it (its CPU time then at the limit; `times` may count a little short of the kernel).
   const cpuLimitMs = Math.max(1, Math.ceil(timeoutMs / 1000)) * 1000;
   const killedAtCpuLimit =
-    (run.signal === "SIGXCPU" || run.signal === "SIGKILL") &&
-    run.cpuMs !== null &&
-    run.cpuMs >= cpuLimitMs - CPU_TICK_SLACK_MS;
+    run.signal === "SIGKILL" && run.cpuMs !== null && run.cpuMs >= cpuLimitMs * 0.8;
   if (run.signal === "SIGXCPU" || killedAtCpuLimit) {
     return verdict(
       "timeout",
@@ -147,10 +144,10 @@ export function judge(
     return verdict(
       "timeout",
       "timeout",
-      "did not finish: still running long after the time limit (it sleeps or waits)",
-      {
-        kind: "timeout",
-      },
+      run.idle
+        ? "did not finish: it used almost no CPU for seconds on end (it sleeps or waits)"
+        : "did not finish within the wall-clock limit",
+      { kind: "timeout" },
     );
   }
   if (run.outputCapped !== null) {

@@ -22,7 +22,7 @@ import {
   programEnv,
   SANDBOX_DIR,
   sandboxFeatures,
-  wallBackstopMs,
+  wallBackstops,
   type Bind,
   type KernelLimits,
 } from "./sandbox.ts";
@@ -190,7 +190,7 @@ export async function runTool(tool: ToolRun): Promise<{ run: RawRun; paths: Tool
       f,
     );
     const run = await runProcess(spec, {
-      timeoutMs: wallBackstopMs(tool.limits.cpuSeconds),
+      timeoutMs: wallBackstops(tool.limits.cpuSeconds).capMs,
       outputCapBytes: tool.outputCapBytes,
     });
     return { run, paths };

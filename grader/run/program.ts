@@ -63,10 +63,18 @@ export function programRun(
   const f = sandboxFeatures();
   const namespaced = f.mode !== "none";
   const decode = c.mode === "decode" ? ["--decode"] : [];
-  const common = { limits: kernelLimits(limits), stdin: c.inputText, env: programEnv(), uid };
+  // A bundle starts no other program: a PATH of the system's folders says nothing of the grader.
+  const common = {
+    limits: kernelLimits(limits),
+    stdin: c.inputText,
+    env: { ...programEnv(), PATH: "/usr/bin:/bin" },
+    uid,
+  };
   if (target.kind === "command") {
     return {
       ...common,
+      // A --cmd program may need its interpreter from the grader's PATH.
+      env: programEnv(),
       command: "/bin/sh",
       args: ["-c", [target.command, ...decode].join(" ")],
       binds: [],

@@ -5,11 +5,18 @@
  * starts outlives it (unless it leaves the group itself: see the README's sandbox section).
  */
 import { spawn } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
 import { constants as osConstants } from "node:os";
 
 export interface RunLimits {
   /** Wall-clock limit in milliseconds. */
   timeoutMs: number;
+  /**
+   * Stop the process earlier when, over a whole window, its process tree used less than
+   * `minCpuMs` of CPU: it sleeps or waits. A busy program, however slowed by a loaded machine,
+   * always gets some CPU, so this does not depend on load (Linux only; elsewhere not checked).
+   */
+  idle?: { windowMs: number; minCpuMs: number };
   /** Bytes kept from each of standard output and standard error; more kills the process. */
   outputCapBytes: number;
   /** Kills the process group when it fires (watch mode: a new save, or Ctrl-C). */
@@ -45,6 +52,8 @@ export interface RawRun {
   /** Which stream went over the output cap, if one did (the process was then killed). */
   outputCapped: "stdout" | "stderr" | null;
   timedOut: boolean;
+  /** Stopped by the idle check (it used almost no CPU for a whole window), not the hard limit. */
+  idle: boolean;
   /** The process could not be started at all (e.g. a --cmd that does not exist). */
   spawnError: string | null;
   /** The sandbox itself failed to start the program (not the program's fault). */
@@ -142,6 +151,37 @@ export function guardGrader(): void {
   watch.unref();
 }
 
+/** Clock ticks per second of /proc/<pid>/stat's CPU fields (USER_HZ: 100 on Linux). */
+const USER_HZ = 100;
+
+/**
+ * CPU time (user + system, ms) used so far by a running process and every descendant it has now,
+ * read from /proc (0 for what cannot be read: a process that just ended).
+ */
+export function treeCpuMs(pid: number): number {
+  let ticks = 0;
+  const pending = [pid];
+  const seen = new Set<number>();
+  while (pending.length > 0 && seen.size < 4096) {
+    const next = pending.pop() as number;
+    if (seen.has(next)) continue;
+    seen.add(next);
+    try {
+      const stat = readFileSync(`/proc/${next}/stat`, "utf8");
+      // Fields after the command name (which may hold spaces) in parentheses.
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      ticks += Number(fields[11]) + Number(fields[12]);
+      for (const tid of readdirSync(`/proc/${next}/task`)) {
+        const children = readFileSync(`/proc/${next}/task/${tid}/children`, "utf8").trim();
+        if (children !== "") for (const child of children.split(" ")) pending.push(Number(child));
+      }
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return (ticks * 1000) / USER_HZ;
+}
+
 /**
  * Runs a process to completion or to a limit. Never rejects: every outcome is a RawRun.
  *
@@ -173,6 +213,7 @@ export function runProcess(spec: ProcessSpec, limits: RunLimits): Promise<RawRun
     const sizes = { stdout: 0, stderr: 0 };
     let outputCapped: RawRun["outputCapped"] = null;
     let timedOut = false;
+    let idle = false;
     let spawnError: string | null = null;
     let settled = false;
 
@@ -184,6 +225,19 @@ export function runProcess(spec: ProcessSpec, limits: RunLimits): Promise<RawRun
       timedOut = true;
       stop();
     }, limits.timeoutMs);
+    let lastCpu = 0;
+    const idleCheck =
+      limits.idle === undefined || pid === undefined || process.platform !== "linux"
+        ? undefined
+        : setInterval(() => {
+            const cpu = treeCpuMs(pid);
+            if (cpu - lastCpu < (limits.idle?.minCpuMs ?? 0)) {
+              timedOut = true;
+              idle = true;
+              stop();
+            }
+            lastCpu = cpu;
+          }, limits.idle.windowMs);
     limits.signal?.addEventListener("abort", stop, { once: true });
     if (limits.signal?.aborted === true) stop();
 
@@ -216,6 +270,7 @@ export function runProcess(spec: ProcessSpec, limits: RunLimits): Promise<RawRun
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      if (idleCheck !== undefined) clearInterval(idleCheck);
       limits.signal?.removeEventListener("abort", stop);
       // The leader has exited; anything it left behind in its group goes now.
       if (pid !== undefined) {
@@ -241,6 +296,7 @@ export function runProcess(spec: ProcessSpec, limits: RunLimits): Promise<RawRun
         stderr: text("stderr"),
         outputCapped,
         timedOut,
+        idle,
         spawnError,
         durationMs: performance.now() - started,
       });

@@ -157,11 +157,19 @@ export interface KernelLimits {
 }
 
 /**
- * The wall-clock backstop for a run whose CPU limit is `cpuSeconds`: generous, so that only a
- * program that sleeps or waits reaches it, however busy the machine is.
+ * The wall-clock backstops for a run whose CPU limit is `cpuSeconds`: a program is stopped when,
+ * over a whole `idle` window, it used less than 1% of that window in CPU (it sleeps or waits:
+ * every busy program gets far more, however loaded the machine), and in any case at `capMs`.
  */
-export function wallBackstopMs(cpuSeconds: number): number {
-  return cpuSeconds * 3000 + 5000;
+export function wallBackstops(cpuSeconds: number): {
+  capMs: number;
+  idle: { windowMs: number; minCpuMs: number };
+} {
+  const windowMs = Math.max(5000, cpuSeconds * 2000);
+  return {
+    capMs: cpuSeconds * 10_000 + 10_000,
+    idle: { windowMs, minCpuMs: windowMs / 100 },
+  };
 }
 
 /** A file or folder made visible inside the sandbox at a fixed path. */
@@ -247,9 +255,15 @@ export function mountTable(run: ConfinedRun, hidden: readonly string[]): string 
  */
 const WRAPPER = [
   "table=$1 cpu=$2 data=$3 dir=$4 uid=$5 drop=$6; shift 6",
+  // The wrapper is the namespace's first process: a signal from the program must not end it (a
+  // trap with a command is a handler, and handlers are reset to the default in the program).
+  "trap : HUP INT QUIT TERM USR1 USR2 ALRM PIPE",
   'if [ -n "$table" ]; then mount -a -T "$table" || { echo "sandbox mount failed" >&3; exit 125; }; fi',
   'cd "$dir" || { echo "sandbox cd failed" >&3; exit 125; }',
-  'ulimit -t "$cpu" && ulimit -d "$data" || { echo "sandbox ulimit failed" >&3; exit 125; }',
+  // cd sets OLDPWD to the grader's own folder: the program learns nothing of it.
+  "unset OLDPWD",
+  // SIGXCPU at the soft limit, SIGKILL a second later at the hard one.
+  'ulimit -S -t "$cpu" && ulimit -H -t "$((cpu + 1))" && ulimit -d "$data" || { echo "sandbox ulimit failed" >&3; exit 125; }',
   'if [ -n "$uid" ]; then',
   '  setpriv --reuid="$uid" --regid="$uid" --clear-groups --no-new-privs --pdeathsig=KILL -- "$@" 3>&-',
   'elif [ -n "$drop" ]; then',

@@ -31,6 +31,7 @@ export function rawRun(fields: Partial<RawRun>): RawRun {
     stderr: "",
     outputCapped: null,
     timedOut: false,
+    idle: false,
     spawnError: null,
     sandboxError: null,
     cpuMs: 10,
