@@ -431,6 +431,12 @@ const VERDICTS: readonly (readonly [GradingSpec, string, string])[] = [
   [hostile("symlink-answers", [ONE]), "error", "build-error"],
   [hostile("template-import", [ONE]), "error", "build-error"],
   [hostile("tsconfig-paths", [ONE]), "error", "build-error"],
+  // Source maps that list the answers: stripped before the bundler reads them, so the program
+  // finds no answer in its own bundle and says so (exit 70).
+  [hostile("inline-source-map", [ONE]), "error", "crash"],
+  [hostile("external-source-map", [ONE]), "error", "crash"],
+  [hostile("glob-import", [ONE]), "error", "build-error"],
+  [hostile("typeof-answer", [ONE], ["--types"]), "error", "build-error"],
   [hostile("ansi-stderr", [ONE]), "error", "crash"],
   [hostile("key-injection", [ONE]), "fail", "wrong-output"],
   [hostile("text-injection", [ONE]), "fail", "invalid-output"],
