@@ -25,6 +25,7 @@ import { prepareProgram, runCase } from "../grader/grade.ts";
 import { BUILT_IN_CASES_DIR } from "../grader/kit.ts";
 import { buildSubmission, type BuildResult } from "../grader/run/build.ts";
 import { OUTSIDE, runTool, scrubPaths } from "../grader/run/confined-tool.ts";
+import { mayCallImportOrRequire } from "../grader/run/literal-imports.ts";
 import { sandboxFeatures } from "../grader/run/sandbox.ts";
 import { stackMapper } from "../grader/run/stack-map.ts";
 import { STAGE_LIMITS, StageError, stageSubmission } from "../grader/run/stage.ts";
@@ -205,6 +206,22 @@ describe("computed imports are refused before bundling", () => {
     } finally {
       cleanup(build);
     }
+  });
+});
+
+describe("the pre-filter that skips parsing files without import() or require()", () => {
+  it.each([
+    ['import { x } from "./y.ts";\nexport type T = typeof x;', false],
+    ["// nothing to import\nconst a = 1;", false],
+    ['const m = await import("./y.ts");', true],
+    ["const m = await import (`./${x}`);", true],
+    ["const m = await import\n/* why */ (x);", true],
+    ["const m = import // line\n(x);", true],
+    ["const r = require;", true],
+    ["const r = \\u0072equire(x);", true],
+    ['import type { X } from "./x.ts"; // mentions require in a comment', true],
+  ] as const)("%j -> %s", (text, expected) => {
+    expect(mayCallImportOrRequire(text)).toBe(expected);
   });
 });
 
