@@ -3,10 +3,18 @@
  * (assignment: its topics and partition ranges; decode: version, topics, user data), members in
  * code-unit order, only the changed lines with a little context.
  */
-import { diffArrays } from "diff";
+import { createRequire } from "node:module";
+import type * as DiffLibrary from "diff";
 import type { AssignmentOutput, DecodeOutput, Mode } from "../fixtures/load.ts";
 import { normaliseAssignment } from "./outcome.ts";
 import { byCodeUnits } from "./order.ts";
+
+/** The diff library, loaded on the first failure to explain (not at every grader start). */
+let diffLibrary: typeof DiffLibrary | undefined;
+function library(): typeof DiffLibrary {
+  diffLibrary ??= createRequire(import.meta.url)("diff") as typeof DiffLibrary;
+  return diffLibrary;
+}
 
 /**
  * `[0,1,2,5]` as `0-2,5` (ascending partitions). With `maxRuns`, only that many runs are written
@@ -132,7 +140,7 @@ export function lineDiff(
 ): DiffLine[] {
   const { want, got, notes } = comparedSides(expected, actual);
   const lines: DiffLine[] = [];
-  const parts = diffArrays(want, got, {
+  const parts = library().diffArrays(want, got, {
     comparator: (a, b) => !a.cut && !b.cut && a.text === b.text,
   });
   parts.forEach((part, index) => {

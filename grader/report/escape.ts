@@ -25,7 +25,8 @@
  * once, and a program that prints `\u001b` literally shows exactly that, which is harmless. The
  * container escapes (entities, Markdown backslashes) are applied once, where the file is written.
  */
-import { stringify } from "csv-stringify/sync";
+import { createRequire } from "node:module";
+import type * as CsvStringify from "csv-stringify/sync";
 
 /** The most characters one line of a report shows of a string before the rest is cut. */
 export const LINE_MAX_CHARS = 1000;
@@ -227,6 +228,8 @@ export function markdownInline(text: string, max: number = LINE_MAX_CHARS): stri
  * tab or carriage return, or their full-width forms; OWASP's CSV injection advice).
  */
 export function csvText(rows: readonly (readonly string[])[]): string {
+  // Loaded here, for --batch only, not at every grader start.
+  const { stringify } = createRequire(import.meta.url)("csv-stringify/sync") as typeof CsvStringify;
   return stringify(
     rows.map((row) => row.map((cell) => textLine(cell))),
     { record_delimiter: "unix", escape_formulas: true },

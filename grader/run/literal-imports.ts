@@ -23,8 +23,8 @@ export function mayCallImportOrRequire(text: string): boolean {
 import { readFileSync } from "node:fs";
 import { SourceMap, type SourceMapPayload } from "node:module";
 import { extname, join } from "node:path";
-import { parse, type Node } from "acorn";
-import { transform, type Loader } from "esbuild";
+import type { Node } from "acorn";
+import type { Loader } from "esbuild";
 import type { StagedSubmission } from "./stage.ts";
 
 /** The loader each code file is read with: the same table as the build worker's. */
@@ -111,6 +111,9 @@ export async function checkFileImports(
   text: string,
   loader: Loader,
 ): Promise<string[]> {
+  // Loaded on first use: most submissions never need them, and loading esbuild's API cost every
+  // grader start ~0.1 s.
+  const [{ transform }, { parse }] = await Promise.all([import("esbuild"), import("acorn")]);
   let js: string;
   let map: string;
   try {
