@@ -13,16 +13,17 @@
 import { createHash } from "node:crypto";
 import {
   existsSync,
+  lstatSync,
   mkdirSync,
   readdirSync,
   readFileSync,
   rmSync,
   statSync,
-  writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
 import { Ajv, type ValidateFunction } from "ajv";
 import { SetupError } from "../errors.ts";
+import { writeReportFile } from "../safe-write.ts";
 import { KIT_ROOT } from "../kit.ts";
 import { gradebookCsv, type CaseInfo, type SubmissionResults } from "./gradebook.ts";
 import { safeJson } from "../report/escape.ts";
@@ -68,7 +69,10 @@ export function resultsFileName(name: string): string {
  * @throws SetupError when OUT is a file, or a folder with other content and no shard.json
  */
 export function prepareReportDir(dir: string): void {
-  if (existsSync(dir)) {
+  if (existsSync(dir) || lstatSync(dir, { throwIfNoEntry: false }) !== undefined) {
+    // Never a link: the report would land wherever it points.
+    if (lstatSync(dir).isSymbolicLink())
+      throw new SetupError(`--report-dir ${dir} is a symbolic link: give a real folder`);
     if (!statSync(dir).isDirectory()) throw new SetupError(`--report-dir ${dir} is a file`);
     const entries = readdirSync(dir);
     if (entries.length > 0 && !entries.includes("shard.json")) {
@@ -89,7 +93,7 @@ export function prepareReportDir(dir: string): void {
  */
 export function writeSubmissionResults(dir: string, results: SubmissionResults): string {
   const file = resultsFileName(results.submission);
-  writeFileSync(join(dir, file), `${safeJson(results)}\n`);
+  writeReportFile(join(dir, file), `${safeJson(results)}\n`);
   return file;
 }
 
@@ -109,9 +113,9 @@ export function writeClassReport(
     ...manifest,
     submissions: sorted.map((s) => ({ name: s.submission, file: resultsFileName(s.submission) })),
   };
-  writeFileSync(join(dir, "shard.json"), `${safeJson(full)}\n`);
-  writeFileSync(join(dir, "gradebook.csv"), gradebookCsv(sorted, manifest.cases));
-  writeFileSync(join(dir, "report.html"), reportHtml(sorted, manifest.cases, manifest.kit));
+  writeReportFile(join(dir, "shard.json"), `${safeJson(full)}\n`);
+  writeReportFile(join(dir, "gradebook.csv"), gradebookCsv(sorted, manifest.cases));
+  writeReportFile(join(dir, "report.html"), reportHtml(sorted, manifest.cases, manifest.kit));
   return ["gradebook.csv", "report.html", "results/", "shard.json"];
 }
 
