@@ -40,23 +40,31 @@ const v0 = (topics: string[]) =>
   }).toString("hex");
 
 /**
- * The example, copied where the program's user can read it: as root the grader runs --cmd
- * programs as a slot user, and a checkout under a 0700 folder (a CI clone) is not readable by it.
+ * The example, copied into a folder of its own where the program's user can read it: as root the
+ * grader runs --cmd programs as a run identity, and a checkout under a 0700 folder (a CI clone)
+ * is not readable by it. Returns that folder.
  */
 function readableExample(): string {
-  const file = join(readableTempDir(), "main.py");
-  copyFileSync(EXAMPLE, file);
-  chmodSync(file, 0o644);
-  return file;
+  const dir = readableTempDir();
+  copyFileSync(EXAMPLE, join(dir, "main.py"));
+  chmodSync(join(dir, "main.py"), 0o644);
+  return dir;
 }
+
+/**
+ * Grades `python3 main.py` typed in `dir`, as a user would from that folder: the folder a --cmd
+ * command is typed in is the one its program sees (read-only), beside a private, empty /tmp.
+ */
+const gradePython = (dir: string, args: string[] = []) =>
+  gradeJson(["--cmd", "python3 main.py", ...args], { INIT_CWD: dir });
 
 describe.skipIf(!hasPython)("a submission in Python, graded with --cmd", () => {
   const example = readableExample();
 
   it("the example gets full marks, required and extension, and exits 0", () => {
-    const { status, results, stderr } = gradeJson(["--cmd", `python3 ${example}`]);
+    const { status, results, stderr } = gradePython(example);
     expect(status, stderr).toBe(0);
-    expect(results.submission).toBe(`python3 ${example}`);
+    expect(results.submission).toBe("python3 main.py");
     expect(results.cases.map((c) => [c.id, c.status])).toEqual(cases.map((c) => [c.id, "pass"]));
     expect([results.score, results.maxScore]).toEqual([points(true), points(true)]);
     expect([results.extensionScore, results.extensionMaxScore]).toEqual([
@@ -111,12 +119,8 @@ describe.skipIf(!hasPython)("a submission in Python, graded with --cmd", () => {
     });
 
     it("fails that case and built-in case 43 only, with a wrong answer", () => {
-      const { status, results } = gradeJson([
-        "--cmd",
-        `python3 ${join(dir, "main.py")}`,
-        "--fixtures",
-        join(dir, "code-units"),
-      ]);
+      // The private cases sit inside the program's own folder: it must not see them all the same.
+      const { status, results } = gradePython(dir, ["--fixtures", join(dir, "code-units")]);
       expect(status).toBe(1);
       const failed = results.cases.filter((c) => c.status !== "pass");
       expect(failed.map((c) => [c.id, c.status, c.reason])).toEqual([
@@ -126,9 +130,7 @@ describe.skipIf(!hasPython)("a submission in Python, graded with --cmd", () => {
     });
 
     it("while the example passes it", () => {
-      const { status, results } = gradeJson([
-        "--cmd",
-        `python3 ${example}`,
+      const { status, results } = gradePython(example, [
         "--fixtures",
         join(dir, "code-units"),
         "--only",

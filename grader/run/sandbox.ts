@@ -231,17 +231,28 @@ export function mountTable(run: ConfinedRun, hidden: readonly string[]): string 
   for (const dir of PRIVATE_DIRS.slice(0, 2)) {
     if (existsSync(dir)) lines.push(tmpfs(dir, "rw,nosuid,nodev,size=64m,mode=1777"));
   }
+  const hide = (dir: string) => lines.push(tmpfs(dir, "ro,nosuid,nodev,noexec,size=4k,mode=000"));
+  const outermost = [...new Set(hidden)].sort((a, b) => a.length - b.length);
   const covered: string[] = [...PRIVATE_DIRS];
-  // Outer folders first, so a folder inside one already covered is recognised and left out.
-  for (const dir of [...new Set(hidden)].sort((a, b) => a.length - b.length)) {
-    // Under a covered folder it is gone already; a folder holding the visible one stays.
+  for (const dir of outermost) {
+    // Under a covered folder it is gone already; a folder holding the visible one stays; one
+    // inside the visible folder is covered after that folder is back (below).
     if (covered.some((c) => isInside(dir, c))) continue;
-    if (keep !== undefined && isInside(keep, dir)) continue;
+    if (keep !== undefined && (isInside(keep, dir) || isInside(dir, keep))) continue;
     if (!existsSync(dir)) continue;
-    lines.push(tmpfs(dir, "ro,nosuid,nodev,noexec,size=4k,mode=000"));
+    hide(dir);
     covered.push(dir);
   }
-  if (keep !== undefined) lines.push(bind(PARKED, keep, false));
+  if (keep !== undefined) {
+    lines.push(bind(PARKED, keep, false));
+    const inside: string[] = [];
+    for (const dir of outermost) {
+      if (dir === keep || !isInside(dir, keep) || inside.some((c) => isInside(dir, c))) continue;
+      if (!existsSync(dir)) continue;
+      hide(dir);
+      inside.push(dir);
+    }
+  }
   lines.push("kitproc /proc proc rw,nosuid,nodev,noexec,hidepid=2 0 0");
   return `${lines.join("\n")}\n`;
 }

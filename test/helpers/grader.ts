@@ -50,13 +50,16 @@ export interface ResultsJson {
   }[];
 }
 
-/** `grade` with `--format json` added; the results parsed. */
-export function gradeJson(args: string[]): {
+/** `grade` with `--format json` added (and `env` over the environment); the results parsed. */
+export function gradeJson(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+): {
   status: number | null;
   results: ResultsJson;
   stderr: string;
 } {
-  const run = grade([...args, "--format", "json"]);
+  const run = grade([...args, "--format", "json"], env);
   return { status: run.status, results: JSON.parse(run.stdout) as ResultsJson, stderr: run.stderr };
 }
 
