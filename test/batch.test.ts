@@ -211,11 +211,19 @@ describe("--batch on a class of 23 folders", () => {
     }
     expect(row("hostile-timeout").get(ONLY[0] as string)).toBe("timeout");
     expect(row("hostile-timeout").get(ONLY[ONLY.length - 1] as string)).toBe("skipped");
-    for (const name of ["hostile-crash", "hostile-memory", "hostile-output-flood", "notes"]) {
+    for (const name of ["hostile-crash", "notes"]) {
       expect(
         ONLY.map((c) => row(name).get(c)),
         name,
       ).toEqual(ONLY.map(() => "error"));
+      expect(row(name).get("score")).toBe("0");
+    }
+    // Memory and output caps are limit verdicts: after three, in case order, the rest is skipped.
+    for (const name of ["hostile-memory", "hostile-output-flood"]) {
+      expect(
+        ONLY.map((c) => row(name).get(c)),
+        name,
+      ).toEqual(ONLY.map((_, i) => (i < 3 ? "error" : "skipped")));
       expect(row(name).get("score")).toBe("0");
     }
     expect(text.endsWith("\n")).toBe(true);
@@ -233,8 +241,10 @@ describe("--batch on a class of 23 folders", () => {
     }
     expect(resultsFileName(ODD_NAME)).toMatch(/^results\/b-eve-co-x-[0-9a-f]{10}\.json$/);
     const reason = (name: string) => new Set(results.get(name)?.cases.map((c) => c.reason));
-    expect(reason("hostile-memory")).toEqual(new Set(["memory"]));
-    expect(reason("hostile-output-flood")).toEqual(new Set(["output-cap"]));
+    expect(reason("hostile-memory")).toEqual(new Set(["memory", "skipped-after-timeouts"]));
+    expect(reason("hostile-output-flood")).toEqual(
+      new Set(["output-cap", "skipped-after-timeouts"]),
+    );
     expect(reason("hostile-import-answers")).toEqual(new Set(["build-error"]));
     expect(reason("hostile-crash")).toEqual(new Set(["crash"]));
     expect(reason("starter")).toEqual(new Set(["not-implemented"]));
