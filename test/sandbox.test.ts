@@ -4,7 +4,12 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { fstabPath, mountTable, type ConfinedRun } from "../grader/run/sandbox.ts";
+import {
+  fstabPath,
+  mountTable,
+  permissionModelFlag,
+  type ConfinedRun,
+} from "../grader/run/sandbox.ts";
 import { ROOT } from "./helpers/program.ts";
 
 const run = (extra: Partial<ConfinedRun> = {}): ConfinedRun => ({
@@ -93,5 +98,20 @@ describe("mountTable", () => {
 
   it("escapes spaces, tabs, newlines and backslashes in paths", () => {
     expect(fstabPath("/a b\tc\nd\\e")).toBe("/a\\040b\\011c\\012d\\134e");
+  });
+});
+
+describe("permissionModelFlag", () => {
+  it("asks Node which flag it knows, whatever its version", () => {
+    expect(permissionModelFlag(new Set(["--permission", "--experimental-permission"]))).toBe(
+      "--permission",
+    );
+    // Node 20 and 22.0-22.12 know only the experimental flag.
+    expect(permissionModelFlag(new Set(["--experimental-permission"]))).toBe(
+      "--experimental-permission",
+    );
+    expect(() => permissionModelFlag(new Set(["--max-old-space-size"]))).toThrow(
+      /no permission model/,
+    );
   });
 });

@@ -24,6 +24,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve, sep } from "node:path";
+import { SetupError } from "../errors.ts";
 import { IDENTITY_BASE } from "./identities.ts";
 import type { ProcessSpec } from "./run-process.ts";
 
@@ -65,6 +66,23 @@ function works(command: string, args: string[]): boolean {
   }
 }
 
+/**
+ * The flag that turns on Node's permission model in this Node (the one that runs programs), found
+ * by asking Node which flags it knows, not by its version: `--permission` from 22.13 and 23.5,
+ * `--experimental-permission` before (20.x, 22.0-22.12).
+ *
+ * @throws SetupError for a Node without a permission model: programs are never run without it
+ */
+export function permissionModelFlag(
+  known: ReadonlySet<string> = process.allowedNodeEnvironmentFlags,
+): string {
+  if (known.has("--permission")) return "--permission";
+  if (known.has("--experimental-permission")) return "--experimental-permission";
+  throw new SetupError(
+    `Node ${process.version} has no permission model, which the grader needs to run programs: use Node 20.19 or later (22, 24 or 26)`,
+  );
+}
+
 /** The unshare arguments every namespaced run starts with (user namespace only without root). */
 function unshareArgs(mode: "root" | "user-namespace"): string[] {
   return [
@@ -86,8 +104,7 @@ function unshareArgs(mode: "root" | "user-namespace"): string[] {
  */
 export function sandboxFeatures(): SandboxFeatures {
   if (detected !== undefined) return detected;
-  const major = Number(process.versions.node.split(".")[0]);
-  const permissionFlag = major >= 22 ? "--permission" : "--experimental-permission";
+  const permissionFlag = permissionModelFlag();
   const windows = process.platform === "win32";
   const shell = windows ? undefined : existsSync("/bin/sh") ? "/bin/sh" : undefined;
   const setpriv = process.platform === "linux" ? which("setpriv") : undefined;
