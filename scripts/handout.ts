@@ -120,7 +120,7 @@ const HANDOUT_NAME = "kafka-range-assignment";
 const USAGE = `Usage: npm run handout -- OUT
 
 Builds the student handout, the repository students clone, in the folder OUT (which must not
-exist yet, or be empty). It holds no reference code: see "The student handout" in README.md.`;
+exist yet, or be empty). It holds no reference code: see "The student handout" in docs/instructors.md.`;
 
 /** One file of the handout: its path in OUT (with /) and its source in the kit, if copied. */
 export interface HandoutFile {

@@ -2,7 +2,7 @@
  * Running one case: the submission's program as its own process, its input on standard input,
  * with a wall-clock limit and a cap on each output stream. The process leads its own process
  * group, and the whole group is killed at a limit and when the grader exits, so nothing a case
- * starts outlives it (unless it leaves the group itself: see the README's sandbox section).
+ * starts outlives it (unless it leaves the group itself: see docs/sandbox.md).
  */
 import { spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
