@@ -28,7 +28,8 @@ ${ARTEFACTS.map((a) => `  ${a.padEnd(10)} ${ARTEFACT_DESCRIPTIONS[a]}`).join("\n
                 cases is among them
   --check       write into a temporary folder and compare with the kit, byte for byte;
                 exit 1 and list the files when any differs
-  --out DIR     write into DIR, laid out like the kit, instead of into the kit`;
+  --out DIR     write into DIR, laid out like the kit, instead of into the kit
+                (DIR/fixtures/cases is replaced)`;
 
 function fail(message: string): never {
   console.error(`${message}\n\n${USAGE}`);
