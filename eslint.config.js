@@ -3,7 +3,15 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["node_modules/", ".grader/", "**/input-validator.js", "test/vectors/", "test/submissions/"] },
+  {
+    ignores: [
+      "node_modules/",
+      ".grader/",
+      "**/input-validator.js",
+      "test/vectors/",
+      "test/submissions/",
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -179,7 +179,7 @@ describe("npm run handout -- OUT: what the handout holds", () => {
       "scripts/",
       "templates/",
       "handout/",
-      "fixtures/generate.ts",
+      "fixtures/recipes/",
       ...INSTRUCTOR_ONLY,
     ]) {
       expect(
@@ -187,6 +187,8 @@ describe("npm run handout -- OUT: what the handout holds", () => {
         prefix,
       ).toEqual([]);
     }
+    // The cases' recipes stay in the kit: the handout ships their JSON only.
+    expect(listed.filter((p) => p.endsWith("/recipe.ts"))).toEqual([]);
   });
 
   it("src/ is the starter, byte for byte, and every built-in case ships with its answer", () => {
