@@ -7,9 +7,9 @@ import { basename, join } from "node:path";
 import { judge, type Reason, type Status, type Verdict } from "./compare/verdict.ts";
 import type { Case, FixtureSchemas } from "./fixtures/load.ts";
 import { buildSubmission } from "./run/build.ts";
-import { runProcess, type RawRun } from "./run/run-process.ts";
+import { atExit, runProcess, type RawRun } from "./run/run-process.ts";
 import { runIdentities } from "./run/identities.ts";
-import { cpuSecondsFor, kitHiddenFolders, PROGRAM_DIR, programRun } from "./run/program.ts";
+import { kitHiddenFolders, PROGRAM_DIR, programRun } from "./run/program.ts";
 import { confinedSpec, sandboxFeatures, wallBackstops, type ConfinedRun } from "./run/sandbox.ts";
 import { stackMapper } from "./run/stack-map.ts";
 import { typeCheck } from "./run/typecheck.ts";
@@ -147,7 +147,13 @@ export async function prepareProgram(
   }
   // The bundler and tsc run confined over a copy of src/ and see no hidden folder either.
   const build = await buildSubmission(target.path, { hidden: limits.hidden ?? [] });
-  const cleanup = () => rmSync(build.outDir, { recursive: true, force: true });
+  const removeBuild = () => rmSync(build.outDir, { recursive: true, force: true });
+  // Also when the grader is interrupted mid-run.
+  const forget = atExit(removeBuild);
+  const cleanup = () => {
+    forget();
+    removeBuild();
+  };
   const errors = [...build.errors];
   if (build.bundle !== undefined && limits.typeCheck === true)
     errors.push(...(await typeCheck(target.path, { hidden: limits.hidden ?? [] })));
@@ -191,10 +197,17 @@ export async function runCase(
   const root = sandboxFeatures().mode === "root";
   const uid = root ? await runIdentities.acquire() : undefined;
   try {
-    const backstops = wallBackstops(cpuSecondsFor(limits.timeoutMs));
-    return await runProcess(confinedSpec(program.run(c, uid), program.hidden), {
+    const run = program.run(c, uid);
+    const backstops = wallBackstops(run.limits.cpuSeconds);
+    return await runProcess(confinedSpec(run, program.hidden), {
       timeoutMs: backstops.capMs,
       idle: backstops.idle,
+      // The same limits for the run's processes together (a --cmd program may fork); a little
+      // above the kernel's per-process ones, so a single process meets the kernel's first.
+      tree: {
+        cpuMs: run.limits.cpuSeconds * 1000 + 500,
+        rssBytes: (run.limits.dataMiB + 128) * 1024 * 1024,
+      },
       outputCapBytes: limits.outputCapBytes,
       ...(limits.signal === undefined ? {} : { signal: limits.signal }),
     });
@@ -205,7 +218,8 @@ export async function runCase(
 
 /**
  * When the cases not yet graded are skipped: after this many limit verdicts (time, memory,
- * output cap, or a failure that took at least half the time limit), in case order.
+ * output cap, or a failure that used at least half the CPU limit), in case order. A program
+ * that sleeps is stopped by the idle backstop (a timeout), so it counts too.
  */
 export const LIMIT_VERDICTS_BEFORE_SKIPPING = 3;
 /** A submission's total CPU time across its cases, in multiples of the per-case limit. */
@@ -215,7 +229,8 @@ export const CPU_BUDGET_CASES = 10;
 export function isLimitVerdict(r: CaseResult, timeoutMs: number): boolean {
   if (r.status === "pass" || r.status === "skipped") return false;
   if (r.status === "timeout" || r.reason === "memory" || r.reason === "output-cap") return true;
-  return (r.cpuMs ?? 0) >= timeoutMs / 2 || r.durationMs >= timeoutMs / 2;
+  // CPU time, which load does not change; the wall clock only where no CPU time was measured.
+  return r.cpuMs !== null ? r.cpuMs >= timeoutMs / 2 : r.durationMs >= timeoutMs;
 }
 
 /**

@@ -4,9 +4,43 @@
 // written atomically (a temporary name, then rename), so two graders starting at once are safe.
 // Where the kit folder cannot be written, it falls back to compiling with tsx as before.
 import { createHash } from "node:crypto";
-import { mkdirSync, readdirSync, renameSync, rmSync, statSync, existsSync } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+} from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+
+// File descriptors this process inherited without close-on-exec (a `exec 200>lock` in the shell
+// that started it) would pass on to every program: close them first. Node's own are close-on-exec.
+closeInheritedDescriptors();
+
+/** Closes every descriptor above 2 that lacks O_CLOEXEC (Linux: /proc/self/fdinfo). */
+function closeInheritedDescriptors() {
+  let fds;
+  try {
+    fds = readdirSync("/proc/self/fd");
+  } catch {
+    return; // not Linux
+  }
+  for (const name of fds) {
+    const fd = Number(name);
+    if (!(fd > 2)) continue;
+    try {
+      const flags = /^flags:\s+(\d+)/m.exec(readFileSync(`/proc/self/fdinfo/${fd}`, "utf8"));
+      // O_CLOEXEC is 02000000 (octal).
+      if (flags !== null && (parseInt(flags[1], 8) & 0o2000000) === 0) closeSync(fd);
+    } catch {
+      // The descriptor of the folder listing itself, gone by now.
+    }
+  }
+}
 
 const kit = fileURLToPath(new URL("../", import.meta.url));
 const grader = join(kit, "grader");

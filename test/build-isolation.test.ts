@@ -150,6 +150,26 @@ describe("source-map comments are not followed", () => {
   });
 });
 
+describe("input that crashes esbuild fails that build only", () => {
+  it("a submission after it still builds (the check runs esbuild as a process per file)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "kit-esbuild-crash-"));
+    mkdirSync(join(dir, "src"));
+    // Half a million nested parentheses and an import() call: esbuild runs out of stack.
+    writeFileSync(
+      join(dir, "src", "main.ts"),
+      `const x = ${"(".repeat(500_000)}1${")".repeat(500_000)};\nexport default x;\nimport("./main.ts");\n`,
+    );
+    const crashed = await buildSubmission(dir);
+    rmSync(crashed.outDir, { recursive: true, force: true });
+    expect(crashed.bundle).toBeUndefined();
+    expect(crashed.errors.join("\n")).toMatch(/^src\/main\.ts: could not be checked/);
+    const after = await buildSubmission(join(ROOT, "solution"));
+    rmSync(after.outDir, { recursive: true, force: true });
+    expect(after.errors).toEqual([]);
+    expect(after.bundle).toBeDefined();
+  });
+});
+
 describe("computed imports are refused before bundling", () => {
   it("template, concatenation and variable: one line each, no case name, no path", async () => {
     const build = await buildSubmission(submission("glob-import"));

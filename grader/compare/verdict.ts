@@ -132,6 +132,19 @@ export function judge(
   const cpuLimitMs = Math.max(1, Math.ceil(timeoutMs / 1000)) * 1000;
   const killedAtCpuLimit =
     run.signal === "SIGKILL" && run.cpuMs !== null && run.cpuMs >= cpuLimitMs * 0.8;
+  if (run.treeLimit === "cpu") {
+    return verdict(
+      "timeout",
+      "timeout",
+      `its processes together used more CPU time than the limit (${cpuLimitMs / 1000} s)`,
+      { kind: "timeout" },
+    );
+  }
+  if (run.treeLimit === "memory") {
+    return verdict("error", "memory", "its processes together used more memory than the limit", {
+      kind: "memory",
+    });
+  }
   if (run.signal === "SIGXCPU" || killedAtCpuLimit) {
     return verdict(
       "timeout",

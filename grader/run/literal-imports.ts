@@ -20,11 +20,13 @@ export function mayCallImportOrRequire(text: string): boolean {
  * would fool a pattern over the text. Positions are mapped back to the TypeScript source through
  * the transform's source map.
  */
-import { readFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
 import { SourceMap, type SourceMapPayload } from "node:module";
 import { extname, join } from "node:path";
 import type { Node } from "acorn";
 import type { Loader } from "esbuild";
+import { packageDir } from "./confined-tool.ts";
 import type { StagedSubmission } from "./stage.ts";
 
 /** The loader each code file is read with: the same table as the build worker's. */
@@ -89,14 +91,45 @@ function computedImports(program: Node): { call: string; start: number }[] {
 }
 
 /** Line (1-based) and column (0-based) of a character offset. */
-function lineColumn(text: string, offset: number): { line: number; column: number } {
-  let line = 1;
-  let lineStart = 0;
-  for (let i = text.indexOf("\n"); i !== -1 && i < offset; i = text.indexOf("\n", i + 1)) {
-    line++;
-    lineStart = i + 1;
+/** The offset where each line of `text` starts (line 1 first). */
+function lineStarts(text: string): number[] {
+  const starts = [0];
+  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) starts.push(i + 1);
+  return starts;
+}
+
+/** 1-based line and 0-based column of `offset`, by binary search over the line starts. */
+function lineColumn(starts: readonly number[], offset: number): { line: number; column: number } {
+  let low = 0;
+  let high = starts.length - 1;
+  while (low < high) {
+    const mid = (low + high + 1) >> 1;
+    if ((starts[mid] ?? 0) <= offset) low = mid;
+    else high = mid - 1;
   }
-  return { line, column: offset - lineStart };
+  return { line: low + 1, column: offset - (starts[low] ?? 0) };
+}
+
+/** At most this many computed imports are listed per file (the first ones): enough to act on. */
+const MAX_PROBLEMS = 20;
+
+/**
+ * esbuild's own executable for this platform (`@esbuild/<platform>-<arch>`), or its Node launcher.
+ * The check runs it once per file as a process of its own: input that crashes esbuild then fails
+ * that one submission's build, never the grader's esbuild for the submissions after it.
+ */
+function esbuildCommand(): { command: string; args: string[] } {
+  try {
+    const binary = join(
+      packageDir(`@esbuild/${process.platform}-${process.arch}`),
+      "bin",
+      "esbuild",
+    );
+    if (existsSync(binary)) return { command: binary, args: [] };
+  } catch {
+    // Not installed as a platform package: use the launcher.
+  }
+  return { command: process.execPath, args: [join(packageDir("esbuild"), "bin", "esbuild")] };
 }
 
 /**
@@ -111,35 +144,42 @@ export async function checkFileImports(
   text: string,
   loader: Loader,
 ): Promise<string[]> {
-  // Loaded on first use: most submissions never need them, and loading esbuild's API cost every
-  // grader start ~0.1 s.
-  const [{ transform }, { parse }] = await Promise.all([import("esbuild"), import("acorn")]);
-  let js: string;
-  let map: string;
-  try {
-    const out = await transform(text, {
-      loader,
-      sourcefile: rel,
-      sourcemap: "external",
+  // Loaded on first use: most submissions never need a parse.
+  const { parse } = await import("acorn");
+  const { command, args } = esbuildCommand();
+  const out = spawnSync(
+    command,
+    [
+      ...args,
+      `--loader=${loader}`,
+      `--sourcefile=${rel}`,
+      "--sourcemap=inline",
       // Lowered like the bundle is, so that acorn parses it (decorators, `using`).
-      target: "node20",
+      "--target=node20",
       // Never a tsconfig.json of the submission's, nor any other file.
-      tsconfigRaw: {},
-      logLevel: "silent",
-    });
-    js = out.code;
-    map = out.map;
-  } catch (error) {
-    const failure = error as {
-      errors?: { text: string; location?: { line: number; column: number } | null }[];
-    };
-    if (failure.errors === undefined) return [`${rel}: ${String(error)}`];
-    return failure.errors.map((e) =>
-      e.location
-        ? `${rel}:${e.location.line}:${e.location.column + 1}: ${e.text}`
-        : `${rel}: ${e.text}`,
-    );
+      "--tsconfig-raw={}",
+      "--log-level=error",
+      "--color=false",
+    ],
+    { input: text, encoding: "utf8", maxBuffer: 64 * 1024 * 1024, timeout: 60_000 },
+  );
+  if (out.status !== 0) {
+    // esbuild's own message: `✘ [ERROR] ...` then the location line `    src/x.ts:3:5:`.
+    const message = /\[ERROR\] (.*)/.exec(out.stderr)?.[1];
+    const where = /^\s+(\S+?):(\d+):(\d+):/m.exec(out.stderr);
+    if (message !== undefined && where !== null)
+      return [`${rel}:${where[2]}:${Number(where[3]) + 1}: ${message}`];
+    return [
+      `${rel}: could not be checked for computed imports (esbuild ${out.signal === null ? "failed" : "crashed"} reading it)`,
+    ];
   }
+  const marker = "//# sourceMappingURL=data:application/json;base64,";
+  const at = out.stdout.lastIndexOf(marker);
+  const js = at === -1 ? out.stdout : out.stdout.slice(0, at);
+  const map =
+    at === -1
+      ? '{"version":3,"sources":[],"mappings":""}'
+      : Buffer.from(out.stdout.slice(at + marker.length).trim(), "base64").toString("utf8");
   let program: Node;
   try {
     program = parse(js, { ecmaVersion: "latest", sourceType: "module" });
@@ -160,10 +200,12 @@ export async function checkFileImports(
   const found = computedImports(program);
   if (found.length === 0) return [];
   const sourceMap = new SourceMap(JSON.parse(map) as SourceMapPayload);
+  const starts = lineStarts(js);
   return found
     .sort((a, b) => a.start - b.start)
+    .slice(0, MAX_PROBLEMS)
     .map(({ call, start }) => {
-      const at = lineColumn(js, start);
+      const at = lineColumn(starts, start);
       const entry = sourceMap.findEntry(at.line - 1, at.column) as Partial<{
         originalLine: number;
         originalColumn: number;

@@ -34,7 +34,10 @@ export function kernelLimits(limits: { timeoutMs: number; memoryMiB: number }): 
  * recorded answers) and the grader (its diagnosis data). Those a handout lacks simply do not exist.
  */
 export function kitHiddenFolders(): string[] {
-  return ["fixtures", "solution", "test", "grader", "scripts"].map((d) => join(KIT_ROOT, d));
+  // .git holds every answer in its history; .grader the compiled grader (with the mutants).
+  return ["fixtures", "solution", "test", "grader", "scripts", ".git", ".grader"].map((d) =>
+    join(KIT_ROOT, d),
+  );
 }
 
 /** Where a bundle's folder appears inside the sandbox. */

@@ -17,6 +17,12 @@ export interface RunLimits {
    * always gets some CPU, so this does not depend on load (Linux only; elsewhere not checked).
    */
   idle?: { windowMs: number; minCpuMs: number };
+  /**
+   * Limits on the whole process tree, polled every half second from /proc (Linux): CPU time in
+   * ms and resident memory in bytes, summed over every process of the run. The kernel's per-process
+   * limits cannot see a program that spreads its work over forked children (a --cmd program can).
+   */
+  tree?: { cpuMs: number; rssBytes: number };
   /** Bytes kept from each of standard output and standard error; more kills the process. */
   outputCapBytes: number;
   /** Kills the process group when it fires (watch mode: a new save, or Ctrl-C). */
@@ -54,6 +60,8 @@ export interface RawRun {
   timedOut: boolean;
   /** Stopped by the idle check (it used almost no CPU for a whole window), not the hard limit. */
   idle: boolean;
+  /** Stopped because its process tree as a whole went over a limit (RunLimits.tree). */
+  treeLimit: "cpu" | "memory" | null;
   /** The process could not be started at all (e.g. a --cmd that does not exist). */
   spawnError: string | null;
   /** The sandbox itself failed to start the program (not the program's fault). */
@@ -116,12 +124,32 @@ function killGroup(pid: number): void {
   }
 }
 
+/** What must be removed however the grader ends (a built bundle's folder): see atExit. */
+const exitTasks = new Set<() => void>();
+
+/**
+ * Runs `task` when the grader exits, normally or on SIGINT/SIGTERM/SIGHUP (not on SIGKILL), unless
+ * the returned function is called first.
+ */
+export function atExit(task: () => void): () => void {
+  installCleanup();
+  exitTasks.add(task);
+  return () => exitTasks.delete(task);
+}
+
 let cleanupInstalled = false;
 function installCleanup(): void {
   if (cleanupInstalled) return;
   cleanupInstalled = true;
   process.on("exit", () => {
     for (const pid of running) killGroup(pid);
+    for (const task of exitTasks) {
+      try {
+        task();
+      } catch {
+        // Best effort: the grader is ending.
+      }
+    }
   });
   for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
     process.once(signal, () => {
@@ -153,13 +181,16 @@ export function guardGrader(): void {
 
 /** Clock ticks per second of /proc/<pid>/stat's CPU fields (USER_HZ: 100 on Linux). */
 const USER_HZ = 100;
+/** Bytes per page of /proc/<pid>/stat's rss field (4 KiB on the platforms the kit runs on). */
+const PAGE_BYTES = 4096;
 
 /**
- * CPU time (user + system, ms) used so far by a running process and every descendant it has now,
- * read from /proc (0 for what cannot be read: a process that just ended).
+ * CPU time (user + system, ms) and resident memory (bytes) used now by a running process and
+ * every descendant it has, read from /proc (0 for what cannot be read: a process that just ended).
  */
-export function treeCpuMs(pid: number): number {
+export function treeUsage(pid: number): { cpuMs: number; rssBytes: number } {
   let ticks = 0;
+  let pages = 0;
   const pending = [pid];
   const seen = new Set<number>();
   while (pending.length > 0 && seen.size < 4096) {
@@ -171,6 +202,7 @@ export function treeCpuMs(pid: number): number {
       // Fields after the command name (which may hold spaces) in parentheses.
       const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
       ticks += Number(fields[11]) + Number(fields[12]);
+      pages += Number(fields[21]);
       for (const tid of readdirSync(`/proc/${next}/task`)) {
         const children = readFileSync(`/proc/${next}/task/${tid}/children`, "utf8").trim();
         if (children !== "") for (const child of children.split(" ")) pending.push(Number(child));
@@ -179,7 +211,12 @@ export function treeCpuMs(pid: number): number {
       // Gone meanwhile.
     }
   }
-  return (ticks * 1000) / USER_HZ;
+  return { cpuMs: (ticks * 1000) / USER_HZ, rssBytes: pages * PAGE_BYTES };
+}
+
+/** CPU time (user + system, ms) used so far by a process tree (see treeUsage). */
+export function treeCpuMs(pid: number): number {
+  return treeUsage(pid).cpuMs;
 }
 
 /**
@@ -214,6 +251,7 @@ export function runProcess(spec: ProcessSpec, limits: RunLimits): Promise<RawRun
     let outputCapped: RawRun["outputCapped"] = null;
     let timedOut = false;
     let idle = false;
+    let treeLimit: RawRun["treeLimit"] = null;
     let spawnError: string | null = null;
     let settled = false;
 
@@ -238,6 +276,15 @@ export function runProcess(spec: ProcessSpec, limits: RunLimits): Promise<RawRun
             }
             lastCpu = cpu;
           }, limits.idle.windowMs);
+    const treeCheck =
+      limits.tree === undefined || pid === undefined || process.platform !== "linux"
+        ? undefined
+        : setInterval(() => {
+            const usage = treeUsage(pid);
+            if (usage.cpuMs > (limits.tree?.cpuMs ?? Infinity)) treeLimit = "cpu";
+            else if (usage.rssBytes > (limits.tree?.rssBytes ?? Infinity)) treeLimit = "memory";
+            if (treeLimit !== null) stop();
+          }, 500);
     limits.signal?.addEventListener("abort", stop, { once: true });
     if (limits.signal?.aborted === true) stop();
 
@@ -271,6 +318,7 @@ export function runProcess(spec: ProcessSpec, limits: RunLimits): Promise<RawRun
       settled = true;
       clearTimeout(timer);
       if (idleCheck !== undefined) clearInterval(idleCheck);
+      if (treeCheck !== undefined) clearInterval(treeCheck);
       limits.signal?.removeEventListener("abort", stop);
       // The leader has exited; anything it left behind in its group goes now.
       if (pid !== undefined) {
@@ -297,6 +345,7 @@ export function runProcess(spec: ProcessSpec, limits: RunLimits): Promise<RawRun
         outputCapped,
         timedOut,
         idle,
+        treeLimit,
         spawnError,
         durationMs: performance.now() - started,
       });

@@ -21,7 +21,7 @@
  * not inherit.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve, sep } from "node:path";
 import { SetupError } from "../errors.ts";
@@ -88,6 +88,7 @@ function unshareArgs(mode: "root" | "user-namespace"): string[] {
   return [
     ...(mode === "user-namespace" ? ["--user", "--map-root-user"] : []),
     "--net",
+    "--ipc",
     "--pid",
     "--mount",
     "--fork",
@@ -175,17 +176,18 @@ export interface KernelLimits {
 
 /**
  * The wall-clock backstops for a run whose CPU limit is `cpuSeconds`: a program is stopped when,
- * over a whole `idle` window, it used less than 1% of that window in CPU (it sleeps or waits:
- * every busy program gets far more, however loaded the machine), and in any case at `capMs`.
+ * over a whole `idle` window (half the CPU limit, at least 3 s), it used less than 5% of that
+ * window in CPU (it sleeps or waits: a busy program gets far more even with a dozen others on two
+ * cores), and in any case at `capMs` (5 x the CPU limit + 5 s).
  */
 export function wallBackstops(cpuSeconds: number): {
   capMs: number;
   idle: { windowMs: number; minCpuMs: number };
 } {
-  const windowMs = Math.max(5000, cpuSeconds * 2000);
+  const windowMs = Math.max(3000, cpuSeconds * 500);
   return {
-    capMs: cpuSeconds * 10_000 + 10_000,
-    idle: { windowMs, minCpuMs: windowMs / 100 },
+    capMs: cpuSeconds * 5000 + 5000,
+    idle: { windowMs, minCpuMs: windowMs / 20 },
   };
 }
 
@@ -226,6 +228,8 @@ const isInside = (path: string, dir: string) => path === dir || path.startsWith(
 
 /** Folders every namespaced run gets fresh and empty, so nothing under them needs hiding. */
 const PRIVATE_DIRS = ["/tmp", "/var/tmp", SANDBOX_DIR];
+/** World-writable folders besides /tmp, /var/tmp and /dev/shm on common Linux systems. */
+const OTHER_WRITABLE_DIRS = ["/run/lock", "/var/lock", "/var/crash"];
 /** Where the folder kept visible is parked while /tmp and the hidden folders are covered. */
 const PARKED = `${SANDBOX_DIR}/.visible`;
 
@@ -248,6 +252,11 @@ export function mountTable(run: ConfinedRun, hidden: readonly string[]): string 
   for (const dir of PRIVATE_DIRS.slice(0, 2)) {
     if (existsSync(dir)) lines.push(tmpfs(dir, "rw,nosuid,nodev,size=64m,mode=1777"));
   }
+  // The other folders anyone may write to: empty and private too.
+  const others = new Set(
+    OTHER_WRITABLE_DIRS.filter((d) => existsSync(d)).map((d) => realpathSync(d)),
+  );
+  for (const dir of others) lines.push(tmpfs(dir, "rw,nosuid,nodev,noexec,size=1m,mode=1777"));
   const hide = (dir: string) => lines.push(tmpfs(dir, "ro,nosuid,nodev,noexec,size=4k,mode=000"));
   const outermost = [...new Set(hidden)].sort((a, b) => a.length - b.length);
   const covered: string[] = [...PRIVATE_DIRS];
@@ -291,7 +300,10 @@ const WRAPPER = [
   // cd sets OLDPWD to the grader's own folder: the program learns nothing of it.
   "unset OLDPWD",
   // SIGXCPU at the soft limit, SIGKILL a second later at the hard one.
-  'ulimit -S -t "$cpu" && ulimit -H -t "$((cpu + 1))" && ulimit -d "$data" || { echo "sandbox ulimit failed" >&3; exit 125; }',
+  // Files of at most 64 MiB, at most 256 processes (per run identity, as root): no fork bomb.
+  'ulimit -S -t "$cpu" && ulimit -H -t "$((cpu + 1))" && ulimit -d "$data" && ulimit -f 131072 || { echo "sandbox ulimit failed" >&3; exit 125; }',
+  // The process count is -u in bash, -p in dash.
+  '[ -z "$uid" ] || ulimit -u 256 2>/dev/null || ulimit -p 256 || { echo "sandbox ulimit failed" >&3; exit 125; }',
   'if [ -n "$uid" ]; then',
   '  setpriv --reuid="$uid" --regid="$uid" --clear-groups --no-new-privs --pdeathsig=KILL -- "$@" 3>&-',
   'elif [ -n "$drop" ]; then',

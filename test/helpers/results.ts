@@ -32,6 +32,7 @@ export function rawRun(fields: Partial<RawRun>): RawRun {
     outputCapped: null,
     timedOut: false,
     idle: false,
+    treeLimit: null,
     spawnError: null,
     sandboxError: null,
     cpuMs: 10,
