@@ -85,6 +85,32 @@ export interface GradeResults {
   durationMs: number;
 }
 
+/**
+ * What a report may say of a private case (added with --fixtures: its id holds a "/"): the reason
+ * in fixed words, never a member name, an answer, or what the program printed (which may echo its
+ * input). Reports reach students on some platforms (Gradescope, Exercism).
+ */
+const PRIVATE_MESSAGES: Readonly<Record<Reason, string>> = {
+  "wrong-output": "the program's outcome differs from Kafka's",
+  "wrong-error": "the program did not reject exactly the member Kafka rejects",
+  "invalid-output": "standard output is not the documented JSON",
+  "not-implemented": "the program stopped at a stub",
+  crash: "the program crashed",
+  memory: "ran out of memory",
+  "output-cap": "printed more than the output cap",
+  "build-error": "the submission did not build",
+  timeout: "did not finish within the time limit",
+  "skipped-after-timeouts": "skipped after earlier cases hit a limit",
+};
+
+/**
+ * True for a private case (--fixtures): its id is `<folder>/<case>`. Generated cases (--random,
+ * ids `random/NNN`) are not private: their inputs are made up for the run and shown.
+ */
+export function isPrivateCaseId(id: string): boolean {
+  return id.includes("/") && !id.startsWith("random/");
+}
+
 function result(
   c: Case,
   verdict: Verdict,
@@ -92,6 +118,16 @@ function result(
   rerun: string,
   mistakes: string[] = [],
 ): CaseResult {
+  if (isPrivateCaseId(c.id) && verdict.reason !== null) {
+    // Nothing of the case's input or answer, nor of the program's output, goes any further.
+    verdict = {
+      status: verdict.status,
+      reason: verdict.reason,
+      outcome: verdict.outcome,
+      message: `${PRIVATE_MESSAGES[verdict.reason]} (a private case: its input and answer are not shown)`,
+    };
+    run = run === null ? null : { ...run, stdout: "", stderr: "" };
+  }
   return {
     id: c.id,
     title: c.title,

@@ -17,7 +17,7 @@ import { assignmentGrid } from "../diagnose/grid.ts";
 import { decodeFocus, hexDump } from "../diagnose/hexdump.ts";
 import { describeOutcome } from "../compare/outcome.ts";
 import type { AssignmentOutput, Case, DecodeOutput } from "../fixtures/load.ts";
-import type { CaseResult, GradeResults } from "../grade.ts";
+import { isPrivateCaseId, type CaseResult, type GradeResults } from "../grade.ts";
 import { GUTTER, printable, programLines, textLine } from "./escape.ts";
 import type { Reporter, Sink } from "./reporter.ts";
 
@@ -129,6 +129,8 @@ export function explain(lines: string[], build: () => readonly string[]): void {
 export function failureDetails(r: CaseResult, colour: boolean): string[] {
   const pc = createColors(colour);
   if (r.status === "pass" || r.reason === "not-implemented" || r.status === "skipped") return [];
+  // A private case's input and answer are never shown, whichever report this text goes into.
+  if (isPrivateCaseId(r.id)) return [];
   const c = r.case;
   const lines: string[] = [];
   lines.push(

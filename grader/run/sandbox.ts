@@ -25,6 +25,7 @@ import { existsSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { join, resolve, sep } from "node:path";
 import { SetupError } from "../errors.ts";
+import { KIT_ROOT } from "../kit.ts";
 import { IDENTITY_BASE } from "./identities.ts";
 import type { ProcessSpec } from "./run-process.ts";
 
@@ -240,7 +241,11 @@ const PARKED = `${SANDBOX_DIR}/.visible`;
  * over every hidden folder, the visible folder back at its own path (read-only), and a /proc of
  * the run's own PID namespace that shows only its own processes.
  */
-export function mountTable(run: ConfinedRun, hidden: readonly string[]): string {
+export function mountTable(
+  run: ConfinedRun,
+  hidden: readonly string[],
+  readOnly: readonly string[] = [],
+): string {
   const tmpfs = (target: string, options: string) =>
     `kit ${fstabPath(target)} tmpfs ${options} 0 0`;
   const bind = (source: string, target: string, writable: boolean) =>
@@ -257,6 +262,12 @@ export function mountTable(run: ConfinedRun, hidden: readonly string[]): string 
     OTHER_WRITABLE_DIRS.filter((d) => existsSync(d)).map((d) => realpathSync(d)),
   );
   for (const dir of others) lines.push(tmpfs(dir, "rw,nosuid,nodev,noexec,size=1m,mode=1777"));
+  // Folders the run's user could write to otherwise (user-namespace mode: the kit, whose grader
+  // code and packages the next grading runs): read-only in place, before anything inside is covered.
+  for (const dir of readOnly) {
+    if (!PRIVATE_DIRS.some((p) => isInside(dir, p)) && existsSync(dir))
+      lines.push(`${fstabPath(dir)} ${fstabPath(dir)} none bind,ro 0 0`);
+  }
   const hide = (dir: string) => lines.push(tmpfs(dir, "ro,nosuid,nodev,noexec,size=4k,mode=000"));
   const outermost = [...new Set(hidden)].sort((a, b) => a.length - b.length);
   const covered: string[] = [...PRIVATE_DIRS];
@@ -365,11 +376,15 @@ export function confinedSpec(
     };
   }
   const table = join(tablesFolder(), `table-${process.pid}-${tableCount++}`);
+  // As root the run identity owns nothing; in a user namespace the program is your user, so the
+  // kit (the grader's code, its packages, its .grader/ build) is made read-only for it.
+  const readOnly = f.mode === "user-namespace" ? [KIT_ROOT.replace(/\/$/, "")] : [];
   writeFileSync(
     table,
     mountTable(
       run,
       hidden.map((d) => resolve(d)),
+      readOnly,
     ),
     { mode: 0o600 },
   );
