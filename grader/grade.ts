@@ -254,8 +254,8 @@ export async function runCase(
 
 /**
  * When the cases not yet graded are skipped: after this many limit verdicts (time, memory,
- * output cap, or a failure that used at least half the CPU limit), in case order. A program
- * that sleeps is stopped by the idle backstop (a timeout), so it counts too.
+ * output cap, or a failure that used half the CPU limit or took a whole limit of wall time), in
+ * case order.
  */
 export const LIMIT_VERDICTS_BEFORE_SKIPPING = 3;
 /** A submission's total CPU time across its cases, in multiples of the per-case limit. */
@@ -265,8 +265,9 @@ export const CPU_BUDGET_CASES = 10;
 export function isLimitVerdict(r: CaseResult, timeoutMs: number): boolean {
   if (r.status === "pass" || r.status === "skipped") return false;
   if (r.status === "timeout" || r.reason === "memory" || r.reason === "output-cap") return true;
-  // CPU time, which load does not change; the wall clock only where no CPU time was measured.
-  return r.cpuMs !== null ? r.cpuMs >= timeoutMs / 2 : r.durationMs >= timeoutMs;
+  // A failure after sleeping a whole time limit counts too (wall time of a full limit: a fast
+  // failure does not take that long even on a busy machine).
+  return (r.cpuMs ?? 0) >= timeoutMs / 2 || r.durationMs >= timeoutMs;
 }
 
 /**

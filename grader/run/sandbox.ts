@@ -177,7 +177,7 @@ export interface KernelLimits {
 
 /**
  * The wall-clock backstops for a run whose CPU limit is `cpuSeconds`: a program is stopped when,
- * over a whole `idle` window (half the CPU limit, at least 3 s), it used less than 5% of that
+ * over a whole `idle` window (twice the CPU limit, at least 5 s), it used less than 1% of that
  * window in CPU (it sleeps or waits: a busy program gets far more even with a dozen others on two
  * cores), and in any case at `capMs` (5 x the CPU limit + 5 s).
  */
@@ -185,10 +185,10 @@ export function wallBackstops(cpuSeconds: number): {
   capMs: number;
   idle: { windowMs: number; minCpuMs: number };
 } {
-  const windowMs = Math.max(3000, cpuSeconds * 500);
+  const windowMs = Math.max(5000, cpuSeconds * 2000);
   return {
     capMs: cpuSeconds * 5000 + 5000,
-    idle: { windowMs, minCpuMs: windowMs / 20 },
+    idle: { windowMs, minCpuMs: windowMs / 100 },
   };
 }
 
