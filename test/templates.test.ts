@@ -95,8 +95,10 @@ describe("templates/gradescope: the bundle and run_autograder", () => {
     const work = mkdtempSync(join(tmpdir(), "kit-gradescope-"));
     const privateDir = join(work, privateName);
     mkdirSync(privateDir);
+    // A private case is its three JSON files (no recipe: those are for built-in cases only).
     cpSync(join(CASES_DIR, "07-idle-members"), join(privateDir, "01-idle-again"), {
       recursive: true,
+      filter: (source) => !source.endsWith("recipe.ts"),
     });
     bundle = join(work, "autograder");
     built = run(
