@@ -111,7 +111,11 @@ export function isPrivateCaseId(id: string): boolean {
   return id.includes("/") && !id.startsWith("random/");
 }
 
-function result(
+/**
+ * One case's result from its verdict and run: points, the mistakes named, and (for a private
+ * case) only fixed words. Exported for tests that build results without running a program.
+ */
+export function caseResult(
   c: Case,
   verdict: Verdict,
   run: RawRun | null,
@@ -312,7 +316,7 @@ export async function gradeSubmission(options: GradeOptions): Promise<GradeResul
   const prepared = await prepareProgram(options.submission, options);
   const skip = new SkipRule(options.timeoutMs);
   const skipped = (c: Case, why: string) =>
-    result(
+    caseResult(
       c,
       {
         status: "skipped",
@@ -339,7 +343,7 @@ export async function gradeSubmission(options: GradeOptions): Promise<GradeResul
     if (prepared.program === undefined) {
       const message = `the submission did not build: ${prepared.errors[0] ?? "unknown error"}`;
       cases.forEach((c, i) => {
-        results[i] = result(
+        results[i] = caseResult(
           c,
           { status: "error", reason: "build-error", message, outcome: { kind: "build-error" } },
           null,
@@ -375,7 +379,7 @@ export async function gradeSubmission(options: GradeOptions): Promise<GradeResul
               mistakes = matchMistakes(verdict.outcome, outcomes, undefined, offsets);
             }
           }
-          results[index] = result(c, verdict, run, options.rerunCommand(c.id), mistakes);
+          results[index] = caseResult(c, verdict, run, options.rerunCommand(c.id), mistakes);
           publish();
         }
       };

@@ -1,7 +1,7 @@
 // Grading results built in-process, without running a program: a built-in case, a recorded or
 // constructed run (what the process printed, how it ended), judged by the grader's own judge().
 // For tests of what reporters write, where spawning a grader would only add time.
-import type { CaseResult, GradeResults } from "../../grader/grade.ts";
+import { caseResult, type CaseResult, type GradeResults } from "../../grader/grade.ts";
 import { judge } from "../../grader/compare/verdict.ts";
 import { FixtureSchemas, loadCases, type Case } from "../../grader/fixtures/load.ts";
 import { BUILT_IN_CASES_DIR } from "../../grader/kit.ts";
@@ -42,8 +42,8 @@ export function rawRun(fields: Partial<RawRun>): RawRun {
 }
 
 /**
- * The result gradeSubmission would give `run` on case `id` (its fields filled as grade.ts's
- * private `result` fills them; the rerun command names `submission`).
+ * The result gradeSubmission would give `run` on case `id` (grade.ts's own caseResult; the rerun
+ * command names `submission`).
  */
 export function judgedResult(
   id: string,
@@ -52,25 +52,13 @@ export function judgedResult(
   mistakes: string[] = [],
 ): CaseResult {
   const c = builtInCase(id);
-  const verdict = judge(c, run, schemas.output(c.mode));
-  return {
-    id: c.id,
-    title: c.title,
-    required: c.required,
-    status: verdict.status,
-    reason: verdict.reason,
-    points: verdict.status === "pass" ? c.points : 0,
-    maxPoints: c.points,
-    mistake: mistakes[0] ?? null,
+  return caseResult(
+    c,
+    judge(c, run, schemas.output(c.mode)),
+    run,
+    `npm run grade -- ${submission} --only ${c.id}`,
     mistakes,
-    message: verdict.message,
-    case: c,
-    verdict,
-    stderr: run.stderr,
-    durationMs: run.durationMs,
-    cpuMs: run.cpuMs,
-    rerun: `npm run grade -- ${submission} --only ${c.id}`,
-  };
+  );
 }
 
 /** A run's results from its case results: the scores summed as gradeSubmission sums them. */
