@@ -1,6 +1,7 @@
 /**
  * `npm run grade -- [PATH] [options]`: argument parsing, usage, exit codes; the work lives in the
- * modules named for what they do (fixtures/, run/, compare/, diagnose/, report/, batch/, grade.ts).
+ * modules named for what they do (cases/, run/, verdict/, diagnose/, explain/, report/, batch/,
+ * grade.ts).
  * Exit codes: 0 every required case passed; 1 some did not; 2 the grader could not grade.
  */
 import { CATALOGUE } from "./diagnose/catalogue.ts";

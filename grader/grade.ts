@@ -4,8 +4,8 @@
  */
 import { chmodSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { basename, join } from "node:path";
-import { judge, type Reason, type Status, type Verdict } from "./compare/verdict.ts";
-import type { Case, FixtureSchemas } from "./fixtures/load.ts";
+import { judge, type Reason, type Status, type Verdict } from "./verdict/verdict.ts";
+import type { Case, FixtureSchemas } from "./cases/load.ts";
 import { buildSubmission } from "./run/build.ts";
 import { runProcess, type RawRun } from "./run/run-process.ts";
 import { runIdentities } from "./run/identities.ts";

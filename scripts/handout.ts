@@ -28,8 +28,8 @@ import { dirname, isAbsolute, join, posix, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { SetupError } from "../grader/errors.ts";
-import { fixtureHash } from "../grader/fixtures/hash.ts";
-import { FixtureSchemas, loadCases } from "../grader/fixtures/load.ts";
+import { fixtureHash } from "../grader/cases/hash.ts";
+import { FixtureSchemas, loadCases } from "../grader/cases/load.ts";
 import { BUILT_IN_CASES_DIR, KIT_ROOT, kitVersion } from "../grader/kit.ts";
 
 /** One entry of the handout: where it goes in OUT, and where it comes from in the kit. */
@@ -46,12 +46,13 @@ export type HandoutEntry =
 /** Grader folders the handout ships: everything grading and reporting runs on. */
 export const SHIPPED_GRADER_FOLDERS = [
   "batch",
-  "compare",
+  "cases",
   "diagnose",
-  "fixtures",
+  "explain",
   "report",
   "run",
   "schemas",
+  "verdict",
 ] as const;
 
 /**

@@ -15,9 +15,9 @@ import {
   outputLines,
   ranges,
   type DiffLine,
-} from "../grader/compare/diff.ts";
-import type { Outcome } from "../grader/compare/outcome.ts";
-import type { Reason, Status } from "../grader/compare/verdict.ts";
+} from "../grader/explain/diff.ts";
+import type { Outcome } from "../grader/verdict/outcome.ts";
+import type { Reason, Status } from "../grader/verdict/verdict.ts";
 import type { MemberBytes } from "../grader/diagnose/data.ts";
 import {
   MAX_DRAWN_PARTITIONS,
@@ -26,15 +26,15 @@ import {
   MAX_SUMMARY_MEMBERS,
   MAX_TOPICS,
   assignmentGrid,
-} from "../grader/diagnose/grid.ts";
-import { firstDifference, hexDump } from "../grader/diagnose/hexdump.ts";
+} from "../grader/explain/grid.ts";
+import { firstDifference, hexDump } from "../grader/explain/hexdump.ts";
 import {
   FixtureSchemas,
   loadCases,
   type AssignmentOutput,
   type Case,
   type DecodeOutput,
-} from "../grader/fixtures/load.ts";
+} from "../grader/cases/load.ts";
 import type { CaseResult } from "../grader/grade.ts";
 import { BUILT_IN_CASES_DIR } from "../grader/kit.ts";
 import { explain, failureDetails } from "../grader/report/text.ts";

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Ajv } from "ajv";
 import { describe, expect, it } from "vitest";
-import { FixtureSchemas, loadCases } from "../grader/fixtures/load.ts";
+import { FixtureSchemas, loadCases } from "../grader/cases/load.ts";
 import { BUILT_IN_CASES_DIR } from "../grader/kit.ts";
 import { lessonAnchors } from "./helpers/lesson.ts";
 import { ROOT } from "./helpers/program.ts";

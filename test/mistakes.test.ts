@@ -14,7 +14,7 @@ import {
   type CaseDiagnosis,
 } from "../grader/diagnose/data.ts";
 import { FileOutcomes, matchMistakes } from "../grader/diagnose/diagnose.ts";
-import { FixtureSchemas, loadCaseFolder, loadCases, type Case } from "../grader/fixtures/load.ts";
+import { FixtureSchemas, loadCaseFolder, loadCases, type Case } from "../grader/cases/load.ts";
 import { BUILT_IN_CASES_DIR } from "../grader/kit.ts";
 import {
   diagnosisJson,

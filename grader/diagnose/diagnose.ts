@@ -4,10 +4,10 @@
  * catalogue declares one of them more specific than the rest; none falls back to the case's hint.
  * The starter's stubs, timeouts and other limits are never named as mistakes.
  */
-import type { Outcome } from "../compare/outcome.ts";
-import type { Case } from "../fixtures/load.ts";
+import type { Outcome } from "../verdict/outcome.ts";
+import type { Case } from "../cases/load.ts";
 import { CATALOGUE, type Mistake } from "./catalogue.ts";
-import { caseHash } from "../fixtures/hash.ts";
+import { caseHash } from "../cases/hash.ts";
 import { loadDiagnosisData, outcomeHash, type CaseDiagnosis } from "./data.ts";
 
 /** Where mutant outcomes come from: the data file, or running the mutants (instructor kit). */

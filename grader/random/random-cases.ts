@@ -28,7 +28,7 @@ import {
   type FixtureSchemas,
   type Mode,
   type ProgramInput,
-} from "../fixtures/load.ts";
+} from "../cases/load.ts";
 import { prepareProgram, runCase, type Program } from "../grade.ts";
 import { KIT_ROOT } from "../kit.ts";
 import type Kafkajs from "kafkajs";

@@ -10,13 +10,13 @@
  * container's escaping.
  */
 import { createColors } from "picocolors";
-import { lineDiff, outputLines } from "../compare/diff.ts";
-import { firstLine, memberOfErrorLine } from "../compare/verdict.ts";
+import { lineDiff, outputLines } from "../explain/diff.ts";
+import { firstLine, memberOfErrorLine } from "../verdict/verdict.ts";
 import { describeMistakes, FileOutcomes } from "../diagnose/diagnose.ts";
-import { assignmentGrid } from "../diagnose/grid.ts";
-import { decodeFocus, hexDump } from "../diagnose/hexdump.ts";
-import { describeOutcome } from "../compare/outcome.ts";
-import type { AssignmentOutput, Case, DecodeOutput } from "../fixtures/load.ts";
+import { assignmentGrid } from "../explain/grid.ts";
+import { decodeFocus, hexDump } from "../explain/hexdump.ts";
+import { describeOutcome } from "../verdict/outcome.ts";
+import type { AssignmentOutput, Case, DecodeOutput } from "../cases/load.ts";
 import type { CaseResult, GradeResults } from "../grade.ts";
 import { GUTTER, printable, programLines, textLine } from "./escape.ts";
 import type { Reporter, Sink } from "./reporter.ts";

@@ -3,7 +3,7 @@
  * with Node under its permission model, or any command (--cmd) run with `sh -c`.
  */
 import { join } from "node:path";
-import type { Case } from "../fixtures/load.ts";
+import type { Case } from "../cases/load.ts";
 import { KIT_ROOT } from "../kit.ts";
 import {
   programEnv,

@@ -2,8 +2,8 @@
 // constructed run (what the process printed, how it ended), judged by the grader's own judge().
 // For tests of what reporters write, where spawning a grader would only add time.
 import type { CaseResult, GradeResults } from "../../grader/grade.ts";
-import { judge } from "../../grader/compare/verdict.ts";
-import { FixtureSchemas, loadCases, type Case } from "../../grader/fixtures/load.ts";
+import { judge } from "../../grader/verdict/verdict.ts";
+import { FixtureSchemas, loadCases, type Case } from "../../grader/cases/load.ts";
 import { BUILT_IN_CASES_DIR } from "../../grader/kit.ts";
 import { MemorySink, type Reporter, type Sink } from "../../grader/report/reporter.ts";
 import type { RawRun } from "../../grader/run/run-process.ts";

@@ -5,8 +5,8 @@
  * `"t"` do not matter.
  */
 import type { ValidateFunction } from "ajv";
-import type { AssignmentOutput, Case, DecodeOutput } from "../fixtures/load.ts";
-import { formatAjvErrors } from "../fixtures/load.ts";
+import type { AssignmentOutput, Case, DecodeOutput } from "../cases/load.ts";
+import { formatAjvErrors } from "../cases/load.ts";
 import type { RawRun } from "../run/run-process.ts";
 import { outcomeKey, type Outcome } from "./outcome.ts";
 import { printable } from "./printable.ts";

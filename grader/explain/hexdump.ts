@@ -4,9 +4,9 @@
  * boundaries come from the diagnosis data (recorded by the instructor kit), never from reference
  * code shipped with the grader.
  */
-import type { DecodeOutput, Expected, Mode } from "../fixtures/load.ts";
-import { reportedOffset } from "../compare/verdict.ts";
-import type { FieldSpan, MemberBytes } from "./data.ts";
+import type { DecodeOutput, Expected, Mode } from "../cases/load.ts";
+import { reportedOffset } from "../verdict/verdict.ts";
+import type { FieldSpan, MemberBytes } from "../diagnose/data.ts";
 
 /** Bytes shown per field line before the rest is summarised. */
 const BYTES_PER_LINE = 16;
