@@ -12,14 +12,10 @@ import { fixtureHash } from "./cases/hash.ts";
 import { FixtureSchemas, loadCases, type Case } from "./cases/load.ts";
 import type { GradeOptions } from "./grade.ts";
 import { BUILT_IN_CASES_DIR, KIT_ROOT, kitVersion } from "./kit.ts";
+import { MEMORY_MIB, OUTPUT_CAP_BYTES } from "./limits.ts";
 import type { GradeCommand, SubmissionTarget } from "./options.ts";
 import type { Reporter } from "./report/reporter.ts";
 import { sandboxFeatures, sandboxWarnings } from "./run/sandbox.ts";
-
-/** 25 times the largest expected answer of the built-in cases. */
-export const OUTPUT_CAP_BYTES = 4 * 1024 * 1024;
-/** The heap a submission gets (Node's --max-old-space-size). */
-export const MEMORY_MIB = 512;
 
 export interface GradingContext {
   schemas: FixtureSchemas;

@@ -14,7 +14,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSy
 import { isAbsolute, join, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { firstLine, memberOfErrorLine } from "../grader/verdict/verdict.ts";
-import { MEMORY_MIB, OUTPUT_CAP_BYTES } from "../grader/context.ts";
+import { MEMORY_MIB, OUTPUT_CAP_BYTES } from "../grader/limits.ts";
 import { SetupError } from "../grader/errors.ts";
 import {
   FixtureSchemas,

@@ -10,7 +10,7 @@ import type { Outcome } from "../verdict/outcome.ts";
 import { mutantOffsets, outcomeHash } from "../diagnose/data.ts";
 import type { OutcomeSource } from "../diagnose/diagnose.ts";
 import type { Case, FixtureSchemas } from "../cases/load.ts";
-import { MEMORY_MIB, OUTPUT_CAP_BYTES } from "../context.ts";
+import { MEMORY_MIB, OUTPUT_CAP_BYTES } from "../limits.ts";
 import { prepareProgram, runCase, type Program } from "../grade.ts";
 import { writeMutant } from "./mutants.ts";
 

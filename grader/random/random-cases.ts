@@ -19,7 +19,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
-import { MEMORY_MIB, OUTPUT_CAP_BYTES } from "../context.ts";
+import { MEMORY_MIB, OUTPUT_CAP_BYTES } from "../limits.ts";
 import { SetupError } from "../errors.ts";
 import {
   loadCaseFolder,

@@ -16,17 +16,18 @@
  * - container: each file format escapes for its own syntax where it is written: `safeJson`,
  *   `xmlText`/`xmlAttr`, `htmlText`, `markdownInline`, `csvText`.
  *
- * Unsafe characters are written as `\uXXXX` (four lower-case hex digits): C0 controls (tab and,
- * outside `textLine`, newline excepted), DEL, C1 controls (U+0080-U+009F, which include the
- * one-byte CSI U+009B), the bidirectional marks, embeddings, overrides and isolates (U+061C,
- * U+200E, U+200F, U+202A-U+202E, U+2066-U+2069) and the line and paragraph separators
- * (U+2028, U+2029). A backslash is left as it is, so the text layer is idempotent: text escaped
+ * Unsafe characters are written as `\uXXXX` (printable.ts says which, and why a backslash stays
+ * as it is); `textLine` also makes newline visible. The text layer is idempotent: text escaped
  * twice (by a shared renderer, then again where a format writes it) reads the same as escaped
- * once, and a program that prints `\u001b` literally shows exactly that, which is harmless. The
- * container escapes (entities, Markdown backslashes) are applied once, where the file is written.
+ * once. The container escapes (entities, Markdown backslashes) are applied once, where the file
+ * is written.
  */
 import { createRequire } from "node:module";
 import type * as CsvStringify from "csv-stringify/sync";
+import { escapeChar, printable } from "../printable.ts";
+
+// The character layer every format starts from, defined once in printable.ts.
+export { escapeChar, printable };
 
 /** The most characters one line of a report shows of a string before the rest is cut. */
 export const LINE_MAX_CHARS = 1000;
@@ -35,28 +36,13 @@ export const LINE_MAX_CHARS = 1000;
 export const GUTTER = "| ";
 
 /* eslint-disable no-control-regex -- matching control characters is the point */
-const UNSAFE =
-  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
-// The same, and newline: within one line of a report a line break must be visible.
+// printable.ts's unsafe characters, and newline: within one line of a report a line break must
+// be visible.
 const UNSAFE_IN_LINE =
   /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 /* eslint-enable no-control-regex */
 // What JSON.stringify leaves raw among the above (it escapes C0 itself).
 const UNSAFE_IN_JSON = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
-
-/** One character (one UTF-16 code unit) as `\uXXXX`, lower-case hex. */
-export function escapeChar(c: string): string {
-  return `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
-}
-
-/**
- * `text` with every unsafe character (see the module's comment) written as `\uXXXX`; tabs and
- * newlines stay, so several lines remain several lines. For the kit's own text (hints, titles)
- * and for lines already split; a program's text on one line goes through `textLine`.
- */
-export function printable(text: string): string {
-  return text.replace(UNSAFE, escapeChar);
-}
 
 /** The length of a cut that keeps `keep` characters, not splitting a pair or a `\uXXXX`. */
 function cutPoint(text: string, keep: number, fromEnd: boolean): number {

@@ -9,7 +9,7 @@ import type { AssignmentOutput, Case, DecodeOutput } from "../cases/load.ts";
 import { formatAjvErrors } from "../cases/load.ts";
 import type { RawRun } from "../run/run-process.ts";
 import { outcomeKey, type Outcome } from "./outcome.ts";
-import { printable } from "./printable.ts";
+import { printable } from "../printable.ts";
 
 /** Where a program said it stopped: `... at offset <n>` on its bad-input line. */
 export function reportedOffset(stderrFirstLine: string): number | undefined {
