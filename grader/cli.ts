@@ -7,9 +7,10 @@
 import { CATALOGUE } from "./diagnose/catalogue.ts";
 import { SetupError } from "./errors.ts";
 import { prepareGrading, type GradingContext } from "./context.ts";
-import { allRequiredPassed, gradeSubmission } from "./grade.ts";
+import { gradeSubmission } from "./grade.ts";
 import { parseGradeArgs, USAGE, type GradeCommand } from "./options.ts";
 import { FORMATS } from "./report/formats.ts";
+import { everyRequiredPassed } from "./results.ts";
 import { MemorySink, streamSink, type Reporter } from "./report/reporter.ts";
 import { guardGrader } from "./run/run-process.ts";
 import { writeReportFile } from "./safe-write.ts";
@@ -36,7 +37,7 @@ async function gradeOne(command: GradeCommand, context: GradingContext): Promise
   });
   const results = await gradeSubmission(context.gradeOptions(command.submission, reporters));
   for (const { file, sink } of files) writeReportFile(file, sink.text());
-  return allRequiredPassed(results) ? 0 : 1;
+  return everyRequiredPassed(results.cases) ? 0 : 1;
 }
 
 async function main(argv: string[]): Promise<number> {

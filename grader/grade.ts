@@ -1,10 +1,11 @@
 /**
  * Grading one submission: build it once, run every case as its own process (several at a time),
- * judge each run, and hand each result to the reporters in fixture order.
+ * judge each run, name the mistake and explain each failure (explain/), and hand each result to
+ * the reporters in fixture order.
  */
 import { chmodSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { basename, join } from "node:path";
-import { judge, type Reason, type Status, type Verdict } from "./verdict/verdict.ts";
+import { judge, type Verdict } from "./verdict/verdict.ts";
 import type { Case, FixtureSchemas } from "./cases/load.ts";
 import { buildSubmission } from "./run/build.ts";
 import { runProcess, type RawRun } from "./run/run-process.ts";
@@ -16,6 +17,9 @@ import { typeCheck } from "./run/typecheck.ts";
 import type { Reporter } from "./report/reporter.ts";
 import type { SubmissionTarget } from "./options.ts";
 import { matchMistakes, type OutcomeSource } from "./diagnose/diagnose.ts";
+import type { MemberBytes } from "./diagnose/data.ts";
+import { explain } from "./explain/explain.ts";
+import type { CaseResult, GradeResults } from "./results.ts";
 
 export interface GradeOptions {
   /** A folder with src/main.ts (built once with esbuild), or any command (--cmd). */
@@ -47,52 +51,30 @@ export interface GradeOptions {
   signal?: AbortSignal;
 }
 
-/** One case's result: the results file's fields plus what the text report shows. */
-export interface CaseResult {
-  id: string;
-  title: string;
-  required: boolean;
-  status: Status;
-  reason: Reason | null;
-  points: number;
-  maxPoints: number;
-  /** The catalogued mistake the outcome matches, when one does (see diagnose/); the first of several. */
-  mistake: string | null;
-  /** Every catalogued mistake the outcome matches (most specific first; usually one). */
-  mistakes: string[];
-  message: string;
-  case: Case;
-  verdict: Verdict;
-  /** Standard error as the program wrote it (capped). */
-  stderr: string;
-  /** Wall-clock time of the run, milliseconds (not part of any verdict). */
-  durationMs: number;
-  /** CPU time the program used, milliseconds, where the sandbox measured it. */
-  cpuMs: number | null;
+/** How a case's result is explained, besides its verdict and run (see caseResult). */
+export interface ResultContext {
+  /** The command line that reruns the case (GradeOptions.rerunCommand). */
   rerun: string;
+  /** Catalogued mistakes the outcome matches (diagnose/), most specific first. */
+  mistakes?: string[];
+  /** The recorded byte layouts of the case's members, for the explanation's hex dump. */
+  layouts?: ReadonlyMap<string, MemberBytes> | undefined;
 }
 
-export interface GradeResults {
-  kit: { version: string; fixtures: string };
-  submission: string;
-  score: number;
-  maxScore: number;
-  extensionScore: number;
-  extensionMaxScore: number;
-  cases: CaseResult[];
-  /** Build errors, when the submission did not build (every case is then `error`). */
-  buildErrors: string[];
-  durationMs: number;
-}
-
-function result(
+/**
+ * One case's result: the verdict's fields, the points, the run's standard error and times, and
+ * the case's explanation, built here once (explain/) so that every report formats the same data.
+ *
+ * @param run what the process did; null for a case that did not run (skipped, or no build)
+ */
+export function caseResult(
   c: Case,
   verdict: Verdict,
-  run: RawRun | null,
-  rerun: string,
-  mistakes: string[] = [],
+  run: Pick<RawRun, "stderr" | "durationMs" | "cpuMs"> | null,
+  context: ResultContext,
 ): CaseResult {
-  return {
+  const mistakes = context.mistakes ?? [];
+  const graded: Omit<CaseResult, "explanation"> = {
     id: c.id,
     title: c.title,
     required: c.required,
@@ -108,7 +90,10 @@ function result(
     stderr: run?.stderr ?? "",
     durationMs: run?.durationMs ?? 0,
     cpuMs: run?.cpuMs ?? null,
-    rerun,
+  };
+  return {
+    ...graded,
+    explanation: explain(graded, { rerun: context.rerun, layouts: context.layouts }),
   };
 }
 
@@ -260,7 +245,7 @@ export async function gradeSubmission(options: GradeOptions): Promise<GradeResul
   const prepared = await prepareProgram(options.submission, options);
   const skip = new SkipRule(options.timeoutMs);
   const skipped = (c: Case, why: string) =>
-    result(
+    caseResult(
       c,
       {
         status: "skipped",
@@ -269,7 +254,7 @@ export async function gradeSubmission(options: GradeOptions): Promise<GradeResul
         outcome: { kind: "timeout" },
       },
       null,
-      options.rerunCommand(c.id),
+      { rerun: options.rerunCommand(c.id) },
     );
   const publish = () => {
     // Reporters see results in case order even though cases finish in any order; a case run
@@ -287,11 +272,11 @@ export async function gradeSubmission(options: GradeOptions): Promise<GradeResul
     if (prepared.program === undefined) {
       const message = `the submission did not build: ${prepared.errors[0] ?? "unknown error"}`;
       cases.forEach((c, i) => {
-        results[i] = result(
+        results[i] = caseResult(
           c,
           { status: "error", reason: "build-error", message, outcome: { kind: "build-error" } },
           null,
-          options.rerunCommand(c.id),
+          { rerun: options.rerunCommand(c.id) },
         );
       });
       publish();
@@ -315,15 +300,22 @@ export async function gradeSubmission(options: GradeOptions): Promise<GradeResul
           // Stack frames name src/ files, never the sandbox's bundle path, in every message.
           const run = { ...raw, stderr: program.mapStderr(raw.stderr) };
           const verdict = judge(c, run, options.schemas.output(c.mode), options.timeoutMs);
+          // The diagnosis: the mistakes the outcome matches, and the bytes' recorded layouts.
           let mistakes: string[] = [];
+          let layouts: ReadonlyMap<string, MemberBytes> | undefined;
           if (verdict.status !== "pass" && options.diagnosis !== undefined) {
             const outcomes = await options.diagnosis.outcomesFor(c);
             const offsets = await options.diagnosis.offsetsFor?.(c);
             if (outcomes !== undefined) {
               mistakes = matchMistakes(verdict.outcome, outcomes, undefined, offsets);
             }
+            layouts = await options.diagnosis.layoutsFor?.(c);
           }
-          results[index] = result(c, verdict, run, options.rerunCommand(c.id), mistakes);
+          results[index] = caseResult(c, verdict, run, {
+            rerun: options.rerunCommand(c.id),
+            mistakes,
+            layouts,
+          });
           publish();
         }
       };
@@ -352,9 +344,4 @@ export async function gradeSubmission(options: GradeOptions): Promise<GradeResul
   };
   for (const r of reporters) r.onRunEnd?.(graded);
   return graded;
-}
-
-/** True when every required case passed (exit code 0). */
-export function allRequiredPassed(results: GradeResults): boolean {
-  return results.cases.every((r) => !r.required || r.status === "pass");
 }

@@ -7,7 +7,19 @@ import { isAbsolute, join, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { SetupError } from "./errors.ts";
 import { defaultSubmission, KIT_ROOT } from "./kit.ts";
-import { FORMATS, isFormatName, type FormatName } from "./report/formats.ts";
+
+/**
+ * The report formats `--format NAME[=FILE]` accepts, in the order the help lists them. Each has a
+ * reporter in report/ (report/formats.ts maps the names to them).
+ */
+export const FORMAT_NAMES = ["text", "json", "junit", "gradescope", "github", "exercism"] as const;
+
+export type FormatName = (typeof FORMAT_NAMES)[number];
+
+/** True when `name` is one of the formats --format accepts. */
+export function isFormatName(name: string): name is FormatName {
+  return (FORMAT_NAMES as readonly string[]).includes(name);
+}
 
 export const USAGE = `Usage: npm run grade -- [PATH] [options]
 
@@ -18,7 +30,7 @@ Options:
   --only ID             grade only this case (repeatable), e.g. --only 01-lesson-7-partitions-3-members
   --timeout MS          CPU-time limit per case in milliseconds (default 10000; the kernel
                         counts whole seconds; a program that sleeps is stopped at 3x + 5 s)
-  --format NAME[=FILE]  ${Object.keys(FORMATS).join(" | ")} (default text), to standard output or
+  --format NAME[=FILE]  ${FORMAT_NAMES.join(" | ")} (default text), to standard output or
                         to FILE (repeatable; at most one on standard output; when all go to
                         files, the text report still goes to standard output)
   --watch               grade again on every save in PATH/src (Ctrl-C to stop)
@@ -231,7 +243,7 @@ export function parseGradeArgs(argv: string[]): GradeCommand {
       const [name, ...rest] = spec.split("=");
       if (name === undefined || !isFormatName(name)) {
         throw new SetupError(
-          `unknown format ${JSON.stringify(name)}: use one of ${Object.keys(FORMATS).join(", ")}`,
+          `unknown format ${JSON.stringify(name)}: use one of ${FORMAT_NAMES.join(", ")}`,
         );
       }
       const file = rest.length > 0 ? rest.join("=") : undefined;

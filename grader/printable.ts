@@ -31,3 +31,12 @@ export function escapeChar(c: string): string {
 export function printable(text: string): string {
   return text.replace(UNSAFE, escapeChar);
 }
+
+/**
+ * A program's text as its lines: split at line ends (`\n` or `\r\n`; a lone `\r` stays inside its
+ * line, where textLine shows it), trailing blank lines dropped; empty text gives no lines.
+ */
+export function programTextLines(text: string): string[] {
+  const trimmed = text.trimEnd();
+  return trimmed === "" ? [] : trimmed.split(/\r?\n/);
+}

@@ -18,7 +18,7 @@ import {
 } from "../grader/batch/output.ts";
 import { batchProgress } from "../grader/batch/progress.ts";
 import { reportHtml } from "../grader/batch/report-html.ts";
-import type { GradeResults } from "../grader/grade.ts";
+import type { GradeResults } from "../grader/results.ts";
 import {
   capped,
   cappedEnd,

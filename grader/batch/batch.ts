@@ -16,6 +16,7 @@ import { SetupError } from "../errors.ts";
 import { gradeSubmission } from "../grade.ts";
 import { userCwd, type GradeCommand } from "../options.ts";
 import { resultsJson } from "../report/json.ts";
+import { everyRequiredPassed } from "../results.ts";
 import type { CaseInfo, SubmissionResults } from "./gradebook.ts";
 import { prepareReportDir, writeClassReport, writeSubmissionResults } from "./output.ts";
 import { printable, textLine } from "../report/escape.ts";
@@ -180,9 +181,7 @@ export async function runBatch(command: GradeCommand, context: GradingContext): 
     { kit: context.kit, shard: batch.shard ?? null, cases: caseInfos(context) },
     results,
   );
-  const passed = results.filter((r) =>
-    r.cases.every((c) => !c.required || c.status === "pass"),
-  ).length;
+  const passed = results.filter((r) => everyRequiredPassed(r.cases)).length;
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   process.stdout.write(
     `\nGraded ${results.length} submission${results.length === 1 ? "" : "s"} in ${seconds} s: ${passed} passed every required case.\n${written.map((file) => `wrote ${shownPath(join(reportDir, file))}`).join("\n")}\n`,

@@ -12,7 +12,7 @@
  * - text: every string that reaches a reader as text goes through `textLine` (one line: line
  *   breaks visible too, length capped), `printable` (several lines of the kit's own text) or
  *   `programLines` (several lines a program printed, each behind a `| ` gutter so none can pass
- *   for a grader line). The shared text renderers of report/text.ts do this before colouring.
+ *   for a grader line). The shared text renderers of report/lines.ts do this before colouring.
  * - container: each file format escapes for its own syntax where it is written: `safeJson`,
  *   `xmlText`/`xmlAttr`, `htmlText`, `markdownInline`, `csvText`.
  *
@@ -24,7 +24,7 @@
  */
 import { createRequire } from "node:module";
 import type * as CsvStringify from "csv-stringify/sync";
-import { escapeChar, printable } from "../printable.ts";
+import { escapeChar, printable, programTextLines } from "../printable.ts";
 
 // The character layer every format starts from, defined once in printable.ts.
 export { escapeChar, printable };
@@ -120,12 +120,20 @@ export interface ProgramLinesOptions {
  * put behind the gutter. Trailing blank lines are dropped; empty text gives no lines.
  */
 export function programLines(text: string, options: ProgramLinesOptions = {}): string[] {
-  const trimmed = text.trimEnd();
-  if (trimmed === "") return [];
-  const lines = trimmed.split(/\r?\n/);
-  const shown = options.last === undefined ? lines : lines.slice(-options.last);
+  const lines = programTextLines(text);
+  return guttered(options.last === undefined ? lines : lines.slice(-options.last), options);
+}
+
+/**
+ * Lines a program printed, already split (programTextLines), as report lines: each made safe by
+ * textLine and put behind the gutter (GUTTER unless `options.gutter`).
+ */
+export function guttered(
+  lines: readonly string[],
+  options: Pick<ProgramLinesOptions, "gutter" | "maxChars"> = {},
+): string[] {
   const gutter = options.gutter ?? GUTTER;
-  return shown.map((l) => `${gutter}${textLine(l, options.maxChars)}`);
+  return lines.map((l) => `${gutter}${textLine(l, options.maxChars)}`);
 }
 
 /**

@@ -5,10 +5,11 @@
  * windyroad/JUnit-Schema): one `<testsuites>`, one `<testsuite>` for the run, one `<testcase>` per
  * case, with a `<failure>`, `<error>` or `<skipped>` child when it did not pass.
  */
-import type { CaseResult, GradeResults } from "../grade.ts";
+import { privateFolder } from "../cases/load.ts";
+import { passed, type CaseResult, type GradeResults } from "../results.ts";
 import { textLine, xmlAttr, xmlText } from "./escape.ts";
+import { detailLines, failureLine } from "./lines.ts";
 import type { Reporter, Sink } from "./reporter.ts";
-import { failureDetails, failureLine } from "./text.ts";
 
 /** Re-exported for the tests and tools that took them from here; escape.ts defines them. */
 export { xmlAttr, xmlSafe, xmlText } from "./escape.ts";
@@ -17,18 +18,18 @@ const seconds = (ms: number) => (ms / 1000).toFixed(3);
 
 /** The testcase's classname: its group in GitLab's and GitHub's views. */
 export function junitClassname(r: CaseResult): string {
-  const slash = r.id.indexOf("/");
+  const folder = privateFolder(r.case);
   const kind = r.required ? "required" : "extension";
-  // Private cases ("<folder>/<case>") are grouped under their folder.
-  return slash === -1 ? `cases.${kind}` : `private.${r.id.slice(0, slash)}.${kind}`;
+  // Private cases are grouped under their folder.
+  return folder === null ? `cases.${kind}` : `private.${folder}.${kind}`;
 }
 
 function testcase(r: CaseResult): string {
   const open = `    <testcase classname="${xmlAttr(textLine(junitClassname(r)))}" name="${xmlAttr(textLine(r.id))}" time="${seconds(r.durationMs)}"`;
-  if (r.status === "pass") return `${open}/>`;
+  if (passed(r)) return `${open}/>`;
   const message = failureLine(r);
   // The title is the kit's or instructor's; the message and details are escaped text lines.
-  const body = [r.title, message, ...failureDetails(r, false)].join("\n");
+  const body = [r.title, message, ...detailLines(r, { colour: false, rerun: true })].join("\n");
   const attrs = `message="${xmlAttr(message)}" type="${xmlAttr(r.reason ?? r.status)}"`;
   const tag = r.status === "fail" ? "failure" : "error";
   const child =

@@ -4,7 +4,7 @@
  * it is given, so where the report goes (terminal, file) is not its concern.
  */
 import type { Case } from "../cases/load.ts";
-import type { CaseResult, GradeResults } from "../grade.ts";
+import type { CaseResult, GradeResults } from "../results.ts";
 
 export interface RunInfo {
   submission: string;

@@ -38,6 +38,12 @@ export interface Verdict {
   outcome: Outcome;
   /** The program's parsed output, when it printed valid output. */
   actual?: AssignmentOutput | DecodeOutput;
+  /**
+   * What the first line of standard error said about bad input, when it is the documented
+   * `error: member "<id>": ... [at offset N]` line, whatever the exit code: the member it names
+   * and the offset it gives. Parsed once here; the explanation's hex dump points there.
+   */
+  reportedBadInput?: { member: string; offset: number | undefined };
 }
 
 /**
@@ -97,6 +103,12 @@ export function judge(
   outputSchema: ValidateFunction,
   timeoutMs = Number.POSITIVE_INFINITY,
 ): Verdict {
+  const stderrLine = firstLine(run.stderr);
+  const badMember = memberOfErrorLine(stderrLine);
+  const reported =
+    badMember === undefined
+      ? {}
+      : { reportedBadInput: { member: badMember, offset: reportedOffset(stderrLine) } };
   const verdict = (
     status: Status,
     reason: Reason | null,
@@ -107,6 +119,7 @@ export function judge(
     reason,
     message,
     outcome,
+    ...reported,
   });
   if (run.spawnError !== null) {
     return verdict("error", "crash", `could not start the program: ${run.spawnError}`, {
@@ -168,7 +181,6 @@ export function judge(
       },
     );
   }
-  const stderrLine = firstLine(run.stderr);
   if (run.exitCode === 3 && stderrLine.startsWith("not implemented yet:")) {
     return verdict("error", "not-implemented", stderrLine, { kind: "not-implemented" });
   }
@@ -219,7 +231,7 @@ export function judge(
   }
 
   if (run.exitCode === 1) {
-    const member = memberOfErrorLine(stderrLine);
+    const member = badMember;
     if (member === undefined) {
       // Exit 1 without the documented line is how Node ends on an uncaught exception: a crash.
       return verdict(
