@@ -5,6 +5,7 @@
 import { existsSync, statSync } from "node:fs";
 import { isAbsolute, join, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { quote } from "shell-quote";
 import { SetupError } from "./errors.ts";
 import { defaultSubmission, KIT_ROOT } from "./kit.ts";
 
@@ -97,6 +98,19 @@ export interface GradeCommand {
    * (not root and no user namespaces), accepting what docs/sandbox.md says is then exposed.
    */
   allowUnisolated: boolean;
+}
+
+/**
+ * The command line that grades one case again, as a report shows it for the student to copy:
+ * `npm run grade -- ARGS... --only ID`, each of ARGS and ID quoted for a POSIX shell by
+ * shell-quote (ids, folder names and --cmd commands can hold spaces, quotes and `$`).
+ *
+ * @param args the arguments that grade the same way (GradeCommand.rerunArgs, after the submission
+ *   as the user typed it where the context has one); [] in a student's handout
+ * @param caseId the case to grade
+ */
+export function rerunCommand(args: readonly string[], caseId: string): string {
+  return `npm run grade -- ${quote([...args, "--only", caseId])}`;
 }
 
 /** npm runs scripts from the package root; INIT_CWD is where the user typed the command. */

@@ -10,11 +10,11 @@ import { existsSync, statSync, watch, type FSWatcher } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { createColors } from "picocolors";
-import { shellWord, type GradingContext } from "./context.ts";
+import type { GradingContext } from "./context.ts";
 import { SetupError } from "./errors.ts";
 import { defaultSubmission } from "./kit.ts";
 import { gradeSubmission } from "./grade.ts";
-import type { GradeCommand } from "./options.ts";
+import { rerunCommand, type GradeCommand } from "./options.ts";
 import { shownPath } from "./batch/progress.ts";
 import { printable, textLine } from "./report/escape.ts";
 import { buildErrorLines, detailLines, failureLine, scoreLines } from "./report/lines.ts";
@@ -103,10 +103,7 @@ export function runWatch(command: GradeCommand, context: GradingContext): Promis
   // The rerun command names the submission as typed (none for the default one).
   const typed =
     target.kind === "folder" && target.path !== defaultSubmission().path ? [target.name] : [];
-  const rerunCommand = (id: string) =>
-    ["npm run grade --", ...[...typed, ...command.rerunArgs, "--only", id].map(shellWord)].join(
-      " ",
-    );
+  const rerunArgs = [...typed, ...command.rerunArgs];
   const out = process.stdout;
   const tty = out.isTTY === true;
   const colour = tty && (process.env.NO_COLOR ?? "") === "";
@@ -128,7 +125,7 @@ export function runWatch(command: GradeCommand, context: GradingContext): Promis
       try {
         const results = await gradeSubmission({
           ...context.gradeOptions(target, progress),
-          rerunCommand,
+          rerunCommand: (id) => rerunCommand(rerunArgs, id),
           signal,
         });
         if (signal.aborted) return;

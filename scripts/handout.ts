@@ -100,8 +100,8 @@ export const HANDOUT: readonly HandoutEntry[] = [
 /**
  * Packages grading runs on: tsx runs the grader, esbuild bundles the submission, acorn checks
  * its dynamic imports, ajv validates the cases, diff and picocolors shape the report,
- * csv-stringify writes --batch's gradebook. The build fails when a shipped file imports a
- * package that is not here.
+ * csv-stringify writes --batch's gradebook, shell-quote quotes the rerun command. The build
+ * fails when a shipped file imports a package that is not here.
  */
 const RUNTIME_PACKAGES = [
   "acorn",
@@ -110,6 +110,7 @@ const RUNTIME_PACKAGES = [
   "diff",
   "esbuild",
   "picocolors",
+  "shell-quote",
   "tsx",
 ] as const;
 /** Packages for `npm run grade -- --types` and the student's editor (Node's types, tsc). */

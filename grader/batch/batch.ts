@@ -11,10 +11,10 @@
  * (the verdicts are in the gradebook); 2 (SetupError) when it could not.
  */
 import { isAbsolute, join, relative } from "node:path";
-import { shellWord, type GradingContext } from "../context.ts";
+import type { GradingContext } from "../context.ts";
 import { SetupError } from "../errors.ts";
 import { gradeSubmission } from "../grade.ts";
-import { userCwd, type GradeCommand } from "../options.ts";
+import { rerunCommand, userCwd, type GradeCommand } from "../options.ts";
 import { resultsJson } from "../report/json.ts";
 import { everyRequiredPassed } from "../results.ts";
 import type { CaseInfo, SubmissionResults } from "./gradebook.ts";
@@ -103,8 +103,7 @@ async function gradeEntry(
     ...context.gradeOptions({ kind: "folder", path: entry.path, name: entry.name }, [
       { onCaseResult: onCase },
     ]),
-    rerunCommand: (id: string) =>
-      ["npm run grade --", ...[where, ...command.rerunArgs, "--only", id].map(shellWord)].join(" "),
+    rerunCommand: (id: string) => rerunCommand([where, ...command.rerunArgs], id),
   };
   try {
     const graded = await gradeSubmission(options);

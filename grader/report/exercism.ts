@@ -8,6 +8,7 @@
  */
 import { inputBrief } from "../cases/brief.ts";
 import { isPrivateCase } from "../cases/load.ts";
+import { rerunCommand } from "../options.ts";
 import { passed, type CaseResult, type GradeResults } from "../results.ts";
 import { capped, cappedEnd, printable, safeJson, textLine } from "./escape.ts";
 import { adviceLines, buildErrorLines, detailLines, failureLine } from "./lines.ts";
@@ -46,7 +47,7 @@ export function exercismTask(r: CaseResult): number {
 /** What the case runs, shown by Exercism as the test's code: command, input in brief, answer. */
 function testCode(r: CaseResult): string {
   const c = r.case;
-  const command = `npm run grade -- --only ${textLine(r.id)}    # runs: main${c.mode === "decode" ? " --decode" : ""} < ${isPrivateCase(c) ? "(private case)" : `fixtures/cases/${r.id}/input.json`}`;
+  const command = `${textLine(rerunCommand([], r.id))}    # runs: main${c.mode === "decode" ? " --decode" : ""} < ${isPrivateCase(c) ? "(private case)" : `fixtures/cases/${r.id}/input.json`}`;
   if (isPrivateCase(c)) return command;
   const expected =
     "error" in c.expected

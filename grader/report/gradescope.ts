@@ -10,6 +10,7 @@
  */
 import { isPrivateCase } from "../cases/load.ts";
 import { SetupError } from "../errors.ts";
+import { rerunCommand } from "../options.ts";
 import { passed, type CaseResult, type GradeResults } from "../results.ts";
 import { capped, printable, safeJson, textLine } from "./escape.ts";
 import { adviceLines, buildErrorLines, detailLines, failureLine, scoreLines } from "./lines.ts";
@@ -58,7 +59,7 @@ function testOutput(r: CaseResult): string {
     return capped([why, ...adviceLines(r.explanation.advice)].join("\n"), OUTPUT_MAX_CHARS);
   // The rerun command names the autograder's own paths; a student reruns the case in the handout.
   const details = detailLines(r, { colour: false, rerun: false });
-  const rerun = `rerun in your handout: npm run grade -- --only ${textLine(r.id)}`;
+  const rerun = `rerun in your handout: ${textLine(rerunCommand([], r.id))}`;
   return capped([why, ...details, rerun].join("\n"), OUTPUT_MAX_CHARS);
 }
 
