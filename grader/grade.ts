@@ -5,6 +5,7 @@
  */
 import { chmodSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { basename, join } from "node:path";
+import pLimit from "p-limit";
 import { judge, type Verdict } from "./verdict/verdict.ts";
 import type { Case, FixtureSchemas } from "./cases/load.ts";
 import { buildSubmission } from "./run/build.ts";
@@ -282,46 +283,42 @@ export async function gradeSubmission(options: GradeOptions): Promise<GradeResul
       publish();
     } else {
       const program = prepared.program;
-      let next = 0;
       const aborted = () => options.signal?.aborted === true;
-      const worker = async () => {
-        while (next < cases.length && !aborted()) {
-          const index = next++;
-          const c = cases[index] as Case;
-          // Every case before this one is published and the rule says skip: no need to run it.
-          const why = reported === index ? skip.reason() : undefined;
-          if (why !== undefined) {
-            results[index] = skipped(c, why);
-            publish();
-            continue;
-          }
-          const raw = await runCase(program, c, options);
-          if (aborted()) return;
-          // Stack frames name src/ files, never the sandbox's bundle path, in every message.
-          const run = { ...raw, stderr: program.mapStderr(raw.stderr) };
-          const verdict = judge(c, run, options.schemas.output(c.mode), options.timeoutMs);
-          // The diagnosis: the mistakes the outcome matches, and the bytes' recorded layouts.
-          let mistakes: string[] = [];
-          let layouts: ReadonlyMap<string, MemberBytes> | undefined;
-          if (verdict.status !== "pass" && options.diagnosis !== undefined) {
-            const outcomes = await options.diagnosis.outcomesFor(c);
-            const offsets = await options.diagnosis.offsetsFor?.(c);
-            if (outcomes !== undefined) {
-              mistakes = matchMistakes(verdict.outcome, outcomes, undefined, offsets);
-            }
-            layouts = await options.diagnosis.layoutsFor?.(c);
-          }
-          results[index] = caseResult(c, verdict, run, {
-            rerun: options.rerunCommand(c.id),
-            mistakes,
-            layouts,
-          });
+      const gradeCase = async (c: Case, index: number): Promise<void> => {
+        // Once aborted, the cases still queued start and end at once: none runs.
+        if (aborted()) return;
+        // Every case before this one is published and the rule says skip: no need to run it.
+        const why = reported === index ? skip.reason() : undefined;
+        if (why !== undefined) {
+          results[index] = skipped(c, why);
           publish();
+          return;
         }
+        const raw = await runCase(program, c, options);
+        if (aborted()) return;
+        // Stack frames name src/ files, never the sandbox's bundle path, in every message.
+        const run = { ...raw, stderr: program.mapStderr(raw.stderr) };
+        const verdict = judge(c, run, options.schemas.output(c.mode), options.timeoutMs);
+        // The diagnosis: the mistakes the outcome matches, and the bytes' recorded layouts.
+        let mistakes: string[] = [];
+        let layouts: ReadonlyMap<string, MemberBytes> | undefined;
+        if (verdict.status !== "pass" && options.diagnosis !== undefined) {
+          const outcomes = await options.diagnosis.outcomesFor(c);
+          const offsets = await options.diagnosis.offsetsFor?.(c);
+          if (outcomes !== undefined) {
+            mistakes = matchMistakes(verdict.outcome, outcomes, undefined, offsets);
+          }
+          layouts = await options.diagnosis.layoutsFor?.(c);
+        }
+        results[index] = caseResult(c, verdict, run, {
+          rerun: options.rerunCommand(c.id),
+          mistakes,
+          layouts,
+        });
+        publish();
       };
-      await Promise.all(
-        Array.from({ length: Math.max(1, Math.min(options.concurrency, cases.length)) }, worker),
-      );
+      // Cases start in case order, `concurrency` at a time (p-limit keeps the queue).
+      await pLimit(Math.max(1, options.concurrency)).map(cases, gradeCase);
     }
   } finally {
     prepared.cleanup();

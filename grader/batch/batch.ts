@@ -11,6 +11,7 @@
  * (the verdicts are in the gradebook); 2 (SetupError) when it could not.
  */
 import { isAbsolute, join, relative } from "node:path";
+import pLimit from "p-limit";
 import type { GradingContext } from "../context.ts";
 import { SetupError } from "../errors.ts";
 import { gradeSubmission } from "../grade.ts";
@@ -147,7 +148,6 @@ export async function runBatch(command: GradeCommand, context: GradingContext): 
   const mine = shareOf(all, batch.shard);
   prepareReportDir(reportDir);
 
-  const workers = Math.min(SUBMISSIONS_AT_ONCE, Math.max(1, mine.length));
   const share =
     batch.shard === undefined
       ? ""
@@ -158,19 +158,16 @@ export async function runBatch(command: GradeCommand, context: GradingContext): 
 
   const progress = batchProgress(process.stdout, mine.length, mine.length * context.cases.length);
   const results: SubmissionResults[] = [];
-  let next = 0;
-  const worker = async () => {
-    while (next < mine.length) {
-      const entry = mine[next++] as BatchEntry;
-      progress.started(entry.name);
-      const done = await gradeEntry(entry, command, context, () => progress.caseDone());
-      writeSubmissionResults(reportDir, done.results);
-      results.push(done.results);
-      progress.finished(entry.name, done.note);
-    }
+  // Submissions start in order, SUBMISSIONS_AT_ONCE at a time; results are kept as they finish.
+  const gradeOne = async (entry: BatchEntry): Promise<void> => {
+    progress.started(entry.name);
+    const done = await gradeEntry(entry, command, context, () => progress.caseDone());
+    writeSubmissionResults(reportDir, done.results);
+    results.push(done.results);
+    progress.finished(entry.name, done.note);
   };
   try {
-    await Promise.all(Array.from({ length: workers }, worker));
+    await pLimit(SUBMISSIONS_AT_ONCE).map(mine, gradeOne);
   } finally {
     progress.end();
   }
