@@ -10,9 +10,11 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { ExercismResults } from "../grader/report/exercism.ts";
 import { escapeData, escapeProperty, workflowCommand } from "../grader/report/github.ts";
 import type { GradescopeResults } from "../grader/report/gradescope.ts";
-import { xmlAttr, xmlSafe, xmlText } from "../grader/report/junit.ts";
+import { textLine, xmlAttributeData, xmlData, xmlSafe } from "../grader/report/escape.ts";
+import { junitXml } from "../grader/report/junit.ts";
 import { grade, variantOfSolution, type ResultsJson } from "./helpers/grader.ts";
 import { CASES_DIR, ROOT } from "./helpers/program.ts";
+import { gradeResults, judgedResult, rawRun } from "./helpers/results.ts";
 import {
   expectExercism,
   expectGradescope,
@@ -426,8 +428,23 @@ describe("escaping helpers", () => {
   it("XML: illegal characters stripped, astral characters and tab/newline/CR kept", () => {
     expect(xmlSafe("a\u0000b\u001bc\u000bd\ufffee\tf\ng\rh")).toBe("abcde\tf\ng\rh");
     expect(xmlSafe("x\ud800y\udc00z😀")).toBe("xyz😀");
-    expect(xmlText(`<a & "b">`)).toBe(`&lt;a &amp; "b"&gt;`);
-    expect(xmlAttr(`"it's"\n`)).toBe("&quot;it&apos;s&quot;&#10;");
+    // The builder writes the entities; the data layer only strips and shows.
+    expect(xmlData(`<a & "b">\t\r`)).toBe(`<a & "b">\t\\u000d`);
+    expect(xmlAttributeData(`"it's"\n\t`)).toBe(`"it's"\\u000a\\u0009`);
+  });
+
+  it("JUnit: text that looks like entities or markup reads back exactly as it was", () => {
+    const tricky = `a &bogus; &lt; &#27; &amp; ]]> <x/> "q" 'a'\ttab`;
+    const graded = judgedResult("03-per-topic-skew", rawRun({ stdout: tricky }), tricky);
+    const r = { ...graded, title: tricky };
+    const xml = junitXml(gradeResults(tricky, [r]), new Date(0));
+    expect(xml).not.toContain("&bogus;");
+    expect(xml).not.toContain("&#27;");
+    const suite = parseJunit(xml).testsuites.testsuite[0] as JunitSuite;
+    expect(suite.name).toBe(`grade ${tricky.replace("\t", "\\u0009")}`);
+    const failure = suite.testcase[0]?.failure;
+    expect((failure?.["#text"] ?? "").split("\n")[0]).toBe(tricky);
+    expect(failure?.message).toBe(textLine(`${r.reason}: ${r.message}`).replace(/\t/g, "\\u0009"));
   });
 });
 

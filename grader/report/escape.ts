@@ -14,7 +14,8 @@
  *   `programLines` (several lines a program printed, each behind a `| ` gutter so none can pass
  *   for a grader line). The shared text renderers of report/lines.ts do this before colouring.
  * - container: each file format escapes for its own syntax where it is written: `safeJson`,
- *   `xmlText`/`xmlAttr`, `htmlText`, `markdownInline`, `csvText`.
+ *   `xmlData`/`xmlAttributeData` (before fast-xml-builder writes the entities), `htmlText`,
+ *   `markdownInline`, `csvText`.
  *
  * Unsafe characters are written as `\uXXXX` (printable.ts says which, and why a backslash stays
  * as it is); `textLine` also makes newline visible. The text layer is idempotent: text escaped
@@ -172,26 +173,21 @@ export function xmlSafe(text: string): string {
 }
 
 /**
- * XML text content: stripped of what XML 1.0 forbids (xmlSafe), the remaining unsafe characters
- * (carriage return, DEL, C1, bidi, U+2028/U+2029) made visible (printable), `&`, `<`, `>` escaped.
+ * XML element text as an XML builder takes it (the builder then writes `& < > " '` as entities):
+ * stripped of what XML 1.0 forbids (xmlSafe), the remaining unsafe characters (carriage return,
+ * DEL, C1, bidi, U+2028/U+2029) made visible (printable).
  */
-export function xmlText(text: string): string {
-  return printable(xmlSafe(text))
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;");
+export function xmlData(text: string): string {
+  return printable(xmlSafe(text));
 }
 
 /**
- * An attribute value for `name="..."`: escaped as text, plus quotes, and tab and newline as
- * character references (a parser would otherwise normalise them to spaces).
+ * An XML attribute value as an XML builder takes it: as xmlData, and a tab or line break shown as
+ * `\uXXXX` too, since a reader turns them into spaces (attribute-value normalisation) and a
+ * builder writes them raw.
  */
-export function xmlAttr(text: string): string {
-  return xmlText(text)
-    .replace(/"/g, "&quot;")
-    .replace(/'/g, "&apos;")
-    .replace(/\t/g, "&#9;")
-    .replace(/\n/g, "&#10;");
+export function xmlAttributeData(text: string): string {
+  return xmlData(text).replace(/[\t\n]/g, escapeChar);
 }
 
 /**
