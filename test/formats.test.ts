@@ -6,7 +6,8 @@
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import type { ExercismResults } from "../grader/report/exercism.ts";
 import { escapeData, escapeProperty, workflowCommand } from "../grader/report/github.ts";
 import type { GradescopeResults } from "../grader/report/gradescope.ts";
@@ -416,6 +417,30 @@ describe("private cases and crafted text", () => {
   });
 });
 
+/** @actions/core's issueCommand: not exported by the package, so loaded by its file's path. */
+type IssueCommand = (command: string, properties: Record<string, string>, message: string) => void;
+
+/** The line GitHub's own toolkit writes for a workflow command (its end of line left off). */
+async function toolkitCommand(
+  command: string,
+  properties: Record<string, string>,
+  message: string,
+): Promise<string> {
+  const file = join(ROOT, "node_modules", "@actions", "core", "lib", "command.js");
+  const { issueCommand } = (await import(file)) as { issueCommand: IssueCommand };
+  const written: string[] = [];
+  const spy = vi.spyOn(process.stdout, "write").mockImplementation((chunk) => {
+    written.push(String(chunk));
+    return true;
+  });
+  try {
+    issueCommand(command, properties, message);
+  } finally {
+    spy.mockRestore();
+  }
+  return written.join("").replace(/\r?\n$/, "");
+}
+
 describe("escaping helpers", () => {
   it("workflow commands: %, CR and LF in data; also : and , in properties", () => {
     expect(escapeData("50% a:b, c\r\nd")).toBe("50%25 a:b, c%0D%0Ad");
@@ -423,6 +448,28 @@ describe("escaping helpers", () => {
     expect(workflowCommand("error", { title: "t:1,2" }, "m%\n")).toBe(
       "::error title=t%3A1%2C2::m%25%0A",
     );
+  });
+
+  it("workflow commands: the same line as @actions/core writes (github.ts keeps its own copy)", async () => {
+    // @actions/core keeps escapeData/escapeProperty internal; its issueCommand is the oracle.
+    // Property values are non-empty: the toolkit leaves out an empty one.
+    const text = fc.string({ unit: "binary", maxLength: 40 });
+    const samples = fc.sample(
+      fc.tuple(
+        text.filter((t) => t !== ""),
+        text.filter((t) => t !== ""),
+        text,
+      ),
+      { numRuns: 300, seed: 14 },
+    );
+    samples.push(["t:1,2%\r\n", "src/main.ts", "::error::%0A% \r\n::"]);
+    for (const [title, file, message] of samples) {
+      for (const properties of [{ title }, { title, file }, {}] as Record<string, string>[]) {
+        expect(workflowCommand("error", properties, message)).toBe(
+          await toolkitCommand("error", properties, message),
+        );
+      }
+    }
   });
 
   it("XML: illegal characters stripped, astral characters and tab/newline/CR kept", () => {
