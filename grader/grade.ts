@@ -20,7 +20,7 @@ import type { SubmissionTarget } from "./options.ts";
 import { matchMistakes, type OutcomeSource } from "./diagnose/diagnose.ts";
 import type { MemberBytes } from "./diagnose/data.ts";
 import { explain } from "./explain/explain.ts";
-import type { CaseResult, GradeResults } from "./results.ts";
+import { passed, type CaseResult, type GradeResults } from "./results.ts";
 
 export interface GradeOptions {
   /** A folder with src/main.ts (built once with esbuild), or any command (--cmd). */
@@ -41,7 +41,10 @@ export interface GradeOptions {
   hidden?: readonly string[];
   kit: { version: string; fixtures: string };
   reporters: readonly Reporter[];
-  /** Rebuilds the command line that reruns one case, for failure messages. */
+  /**
+   * The command line that reruns one case, for failure messages: options.ts rerunCommand with
+   * the arguments this grading was started with.
+   */
   rerunCommand: (caseId: string) => string;
   /** Where mutant outcomes come from, to name mistakes on failed cases (none: no diagnosis). */
   diagnosis?: OutcomeSource;
@@ -81,7 +84,7 @@ export function caseResult(
     required: c.required,
     status: verdict.status,
     reason: verdict.reason,
-    points: verdict.status === "pass" ? c.points : 0,
+    points: passed(verdict) ? c.points : 0,
     maxPoints: c.points,
     mistake: mistakes[0] ?? null,
     mistakes,
@@ -199,7 +202,7 @@ export const CPU_BUDGET_CASES = 10;
 
 /** True when a result counts towards skipping: it hit a limit or came close to the time limit. */
 export function isLimitVerdict(r: CaseResult, timeoutMs: number): boolean {
-  if (r.status === "pass" || r.status === "skipped") return false;
+  if (passed(r) || r.status === "skipped") return false;
   if (r.status === "timeout" || r.reason === "memory" || r.reason === "output-cap") return true;
   return (r.cpuMs ?? 0) >= timeoutMs / 2 || r.durationMs >= timeoutMs / 2;
 }
@@ -302,7 +305,7 @@ export async function gradeSubmission(options: GradeOptions): Promise<GradeResul
         // The diagnosis: the mistakes the outcome matches, and the bytes' recorded layouts.
         let mistakes: string[] = [];
         let layouts: ReadonlyMap<string, MemberBytes> | undefined;
-        if (verdict.status !== "pass" && options.diagnosis !== undefined) {
+        if (!passed(verdict) && options.diagnosis !== undefined) {
           const outcomes = await options.diagnosis.outcomesFor(c);
           const offsets = await options.diagnosis.offsetsFor?.(c);
           if (outcomes !== undefined) {

@@ -45,6 +45,7 @@ const NOT_FOR_STUDENTS = [
   "playwright-core",
   "fast-check",
   "fast-xml-parser",
+  "@actions/core",
   "yaml",
 ];
 

@@ -95,7 +95,7 @@ export function mistakeCounts(submissions: readonly SubmissionResults[]): Map<st
   const others: string[] = [];
   for (const s of submissions) {
     const named = new Set<string>();
-    for (const c of s.cases) if (c.status !== "pass" && c.mistake !== null) named.add(c.mistake);
+    for (const c of s.cases) if (!passed(c) && c.mistake !== null) named.add(c.mistake);
     for (const id of named) {
       if (!counts.has(id)) others.push(id);
       counts.set(id, (counts.get(id) ?? 0) + 1);

@@ -12,13 +12,14 @@ import { inputBrief } from "../cases/brief.ts";
 import type { AssignmentOutput, Case, DecodeOutput } from "../cases/load.ts";
 import { CATALOGUE } from "../diagnose/catalogue.ts";
 import type { MemberBytes } from "../diagnose/data.ts";
-import type {
-  Advice,
-  BytesDump,
-  CaseResult,
-  Comparison,
-  Explanation,
-  NotDrawn,
+import {
+  passed,
+  type Advice,
+  type BytesDump,
+  type CaseResult,
+  type Comparison,
+  type Explanation,
+  type NotDrawn,
 } from "../results.ts";
 import { describeOutcome } from "../verdict/outcome.ts";
 import { programTextLines } from "../printable.ts";
@@ -166,7 +167,7 @@ export function explain(
   r: Omit<CaseResult, "explanation">,
   context: ExplainContext,
 ): Explanation | null {
-  if (r.status === "pass") return null;
+  if (passed(r)) return null;
   const base = { advice: advice(r), rerun: context.rerun };
   if (r.reason === "not-implemented" || r.status === "skipped") return { ...base, details: null };
   const tail =
