@@ -1,14 +1,16 @@
 /**
  * `npm run grade -- [PATH] [options]`: argument parsing, usage, exit codes; the work lives in the
- * modules named for what they do (fixtures/, run/, compare/, diagnose/, report/, batch/, grade.ts).
+ * modules named for what they do (cases/, run/, verdict/, diagnose/, explain/, report/, batch/,
+ * grade.ts).
  * Exit codes: 0 every required case passed; 1 some did not; 2 the grader could not grade.
  */
 import { CATALOGUE } from "./diagnose/catalogue.ts";
 import { SetupError } from "./errors.ts";
 import { prepareGrading, type GradingContext } from "./context.ts";
-import { allRequiredPassed, gradeSubmission } from "./grade.ts";
+import { gradeSubmission } from "./grade.ts";
 import { parseGradeArgs, USAGE, type GradeCommand } from "./options.ts";
 import { FORMATS } from "./report/formats.ts";
+import { everyRequiredPassed } from "./results.ts";
 import { MemorySink, streamSink, type Reporter } from "./report/reporter.ts";
 import { guardGrader } from "./run/run-process.ts";
 import { writeReportFile } from "./safe-write.ts";
@@ -35,7 +37,7 @@ async function gradeOne(command: GradeCommand, context: GradingContext): Promise
   });
   const results = await gradeSubmission(context.gradeOptions(command.submission, reporters));
   for (const { file, sink } of files) writeReportFile(file, sink.text());
-  return allRequiredPassed(results) ? 0 : 1;
+  return everyRequiredPassed(results.cases) ? 0 : 1;
 }
 
 async function main(argv: string[]): Promise<number> {

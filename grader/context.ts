@@ -8,18 +8,14 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { FileOutcomes, FirstOf, type OutcomeSource } from "./diagnose/diagnose.ts";
 import { SetupError } from "./errors.ts";
-import { fixtureHash } from "./fixtures/hash.ts";
-import { FixtureSchemas, loadCases, type Case } from "./fixtures/load.ts";
+import { fixtureHash } from "./cases/hash.ts";
+import { FixtureSchemas, loadCases, type Case } from "./cases/load.ts";
 import type { GradeOptions } from "./grade.ts";
 import { BUILT_IN_CASES_DIR, KIT_ROOT, kitVersion } from "./kit.ts";
-import type { GradeCommand, SubmissionTarget } from "./options.ts";
+import { MEMORY_MIB, OUTPUT_CAP_BYTES } from "./limits.ts";
+import { rerunCommand, type GradeCommand, type SubmissionTarget } from "./options.ts";
 import type { Reporter } from "./report/reporter.ts";
 import { sandboxFeatures, sandboxWarnings } from "./run/sandbox.ts";
-
-/** 25 times the largest expected answer of the built-in cases. */
-export const OUTPUT_CAP_BYTES = 4 * 1024 * 1024;
-/** The heap a submission gets (Node's --max-old-space-size). */
-export const MEMORY_MIB = 512;
 
 export interface GradingContext {
   schemas: FixtureSchemas;
@@ -38,11 +34,6 @@ export function isInstructorKit(): boolean {
     existsSync(join(KIT_ROOT, "grader", "mutants", "live.ts")) &&
     existsSync(join(KIT_ROOT, "solution", "src", "main.ts"))
   );
-}
-
-/** Quotes a word for a POSIX shell when it needs it. */
-export function shellWord(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
 /**
@@ -119,8 +110,7 @@ export async function prepareGrading(command: GradeCommand): Promise<GradingCont
       kit,
       reporters,
       diagnosis,
-      rerunCommand: (id) =>
-        ["npm run grade --", ...[...command.rerunArgs, "--only", id].map(shellWord)].join(" "),
+      rerunCommand: (id) => rerunCommand(command.rerunArgs, id),
     }),
   };
 }

@@ -1,11 +1,13 @@
 /**
  * Grading one submission: build it once, run every case as its own process (several at a time),
- * judge each run, and hand each result to the reporters in fixture order.
+ * judge each run, name the mistake and explain each failure (explain/), and hand each result to
+ * the reporters in fixture order.
  */
 import { chmodSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { basename, join } from "node:path";
-import { judge, type Reason, type Status, type Verdict } from "./compare/verdict.ts";
-import type { Case, FixtureSchemas } from "./fixtures/load.ts";
+import pLimit from "p-limit";
+import { judge, type Reason, type Verdict } from "./verdict/verdict.ts";
+import { isPrivateCase, type Case, type FixtureSchemas } from "./cases/load.ts";
 import { buildSubmission } from "./run/build.ts";
 import { atExit, runProcess, type RawRun } from "./run/run-process.ts";
 import { runIdentities } from "./run/identities.ts";
@@ -16,6 +18,9 @@ import { typeCheck } from "./run/typecheck.ts";
 import type { Reporter } from "./report/reporter.ts";
 import type { SubmissionTarget } from "./options.ts";
 import { matchMistakes, type OutcomeSource } from "./diagnose/diagnose.ts";
+import type { MemberBytes } from "./diagnose/data.ts";
+import { explain } from "./explain/explain.ts";
+import { passed, type CaseResult, type GradeResults } from "./results.ts";
 
 export interface GradeOptions {
   /** A folder with src/main.ts (built once with esbuild), or any command (--cmd). */
@@ -36,7 +41,10 @@ export interface GradeOptions {
   hidden?: readonly string[];
   kit: { version: string; fixtures: string };
   reporters: readonly Reporter[];
-  /** Rebuilds the command line that reruns one case, for failure messages. */
+  /**
+   * The command line that reruns one case, for failure messages: options.ts rerunCommand with
+   * the arguments this grading was started with.
+   */
   rerunCommand: (caseId: string) => string;
   /** Where mutant outcomes come from, to name mistakes on failed cases (none: no diagnosis). */
   diagnosis?: OutcomeSource;
@@ -47,48 +55,20 @@ export interface GradeOptions {
   signal?: AbortSignal;
 }
 
-/** One case's result: the results file's fields plus what the text report shows. */
-export interface CaseResult {
-  id: string;
-  title: string;
-  required: boolean;
-  status: Status;
-  reason: Reason | null;
-  points: number;
-  maxPoints: number;
-  /** The catalogued mistake the outcome matches, when one does (see diagnose/); the first of several. */
-  mistake: string | null;
-  /** Every catalogued mistake the outcome matches (most specific first; usually one). */
-  mistakes: string[];
-  message: string;
-  case: Case;
-  verdict: Verdict;
-  /** Standard error as the program wrote it (capped). */
-  stderr: string;
-  /** Wall-clock time of the run, milliseconds (not part of any verdict). */
-  durationMs: number;
-  /** CPU time the program used, milliseconds, where the sandbox measured it. */
-  cpuMs: number | null;
+/** How a case's result is explained, besides its verdict and run (see caseResult). */
+export interface ResultContext {
+  /** The command line that reruns the case (GradeOptions.rerunCommand). */
   rerun: string;
-}
-
-export interface GradeResults {
-  kit: { version: string; fixtures: string };
-  submission: string;
-  score: number;
-  maxScore: number;
-  extensionScore: number;
-  extensionMaxScore: number;
-  cases: CaseResult[];
-  /** Build errors, when the submission did not build (every case is then `error`). */
-  buildErrors: string[];
-  durationMs: number;
+  /** Catalogued mistakes the outcome matches (diagnose/), most specific first. */
+  mistakes?: string[];
+  /** The recorded byte layouts of the case's members, for the explanation's hex dump. */
+  layouts?: ReadonlyMap<string, MemberBytes> | undefined;
 }
 
 /**
- * What a report may say of a private case (added with --fixtures: its id holds a "/"): the reason
- * in fixed words, never a member name, an answer, or what the program printed (which may echo its
- * input). Reports reach students on some platforms (Gradescope, Exercism).
+ * What a report may say of a private case (isPrivateCase): the reason in fixed words, never a
+ * member name, an answer, or what the program printed (which may echo its input). Reports reach
+ * students on some platforms (Gradescope, Exercism).
  */
 const PRIVATE_MESSAGES: Readonly<Record<Reason, string>> = {
   "wrong-output": "the program's outcome differs from Kafka's",
@@ -104,41 +84,36 @@ const PRIVATE_MESSAGES: Readonly<Record<Reason, string>> = {
 };
 
 /**
- * True for a private case (--fixtures): its id is `<folder>/<case>`. Generated cases (--random,
- * ids `random/NNN`) are not private: their inputs are made up for the run and shown.
- */
-export function isPrivateCaseId(id: string): boolean {
-  return id.includes("/") && !id.startsWith("random/");
-}
-
-/**
- * One case's result from its verdict and run: points, the mistakes named, and (for a private
- * case) only fixed words. Exported for tests that build results without running a program.
+ * One case's result: the verdict's fields, the points, the run's standard error and times, and
+ * the case's explanation, built here once (explain/) so that every report formats the same data.
+ * A private case keeps only fixed words: nothing of its input or answer, nor of the program's
+ * output, goes any further.
+ *
+ * @param run what the process did; null for a case that did not run (skipped, or no build)
  */
 export function caseResult(
   c: Case,
   verdict: Verdict,
-  run: RawRun | null,
-  rerun: string,
-  mistakes: string[] = [],
+  run: Pick<RawRun, "stderr" | "durationMs" | "cpuMs"> | null,
+  context: ResultContext,
 ): CaseResult {
-  if (isPrivateCaseId(c.id) && verdict.reason !== null) {
-    // Nothing of the case's input or answer, nor of the program's output, goes any further.
+  if (isPrivateCase(c) && verdict.reason !== null) {
     verdict = {
       status: verdict.status,
       reason: verdict.reason,
       outcome: verdict.outcome,
       message: `${PRIVATE_MESSAGES[verdict.reason]} (a private case: its input and answer are not shown)`,
     };
-    run = run === null ? null : { ...run, stdout: "", stderr: "" };
+    run = run === null ? null : { ...run, stderr: "" };
   }
-  return {
+  const mistakes = context.mistakes ?? [];
+  const graded: Omit<CaseResult, "explanation"> = {
     id: c.id,
     title: c.title,
     required: c.required,
     status: verdict.status,
     reason: verdict.reason,
-    points: verdict.status === "pass" ? c.points : 0,
+    points: passed(verdict) ? c.points : 0,
     maxPoints: c.points,
     mistake: mistakes[0] ?? null,
     mistakes,
@@ -148,7 +123,10 @@ export function caseResult(
     stderr: run?.stderr ?? "",
     durationMs: run?.durationMs ?? 0,
     cpuMs: run?.cpuMs ?? null,
-    rerun,
+  };
+  return {
+    ...graded,
+    explanation: explain(graded, { rerun: context.rerun, layouts: context.layouts }),
   };
 }
 
@@ -267,7 +245,7 @@ export const CPU_BUDGET_CASES = 10;
 
 /** True when a result counts towards skipping: it hit a limit or came close to the time limit. */
 export function isLimitVerdict(r: CaseResult, timeoutMs: number): boolean {
-  if (r.status === "pass" || r.status === "skipped") return false;
+  if (passed(r) || r.status === "skipped") return false;
   if (r.status === "timeout" || r.reason === "memory" || r.reason === "output-cap") return true;
   // A failure after sleeping a whole time limit counts too (wall time of a full limit: a fast
   // failure does not take that long even on a busy machine).
@@ -325,7 +303,7 @@ export async function gradeSubmission(options: GradeOptions): Promise<GradeResul
         outcome: { kind: "timeout" },
       },
       null,
-      options.rerunCommand(c.id),
+      { rerun: options.rerunCommand(c.id) },
     );
   const publish = () => {
     // Reporters see results in case order even though cases finish in any order; a case run
@@ -347,45 +325,48 @@ export async function gradeSubmission(options: GradeOptions): Promise<GradeResul
           c,
           { status: "error", reason: "build-error", message, outcome: { kind: "build-error" } },
           null,
-          options.rerunCommand(c.id),
+          { rerun: options.rerunCommand(c.id) },
         );
       });
       publish();
     } else {
       const program = prepared.program;
-      let next = 0;
       const aborted = () => options.signal?.aborted === true;
-      const worker = async () => {
-        while (next < cases.length && !aborted()) {
-          const index = next++;
-          const c = cases[index] as Case;
-          // Every case before this one is published and the rule says skip: no need to run it.
-          const why = reported === index ? skip.reason() : undefined;
-          if (why !== undefined) {
-            results[index] = skipped(c, why);
-            publish();
-            continue;
-          }
-          const raw = await runCase(program, c, options);
-          if (aborted()) return;
-          // Stack frames name src/ files, never the sandbox's bundle path, in every message.
-          const run = { ...raw, stderr: program.mapStderr(raw.stderr) };
-          const verdict = judge(c, run, options.schemas.output(c.mode), options.timeoutMs);
-          let mistakes: string[] = [];
-          if (verdict.status !== "pass" && options.diagnosis !== undefined) {
-            const outcomes = await options.diagnosis.outcomesFor(c);
-            const offsets = await options.diagnosis.offsetsFor?.(c);
-            if (outcomes !== undefined) {
-              mistakes = matchMistakes(verdict.outcome, outcomes, undefined, offsets);
-            }
-          }
-          results[index] = caseResult(c, verdict, run, options.rerunCommand(c.id), mistakes);
+      const gradeCase = async (c: Case, index: number): Promise<void> => {
+        // Once aborted, the cases still queued start and end at once: none runs.
+        if (aborted()) return;
+        // Every case before this one is published and the rule says skip: no need to run it.
+        const why = reported === index ? skip.reason() : undefined;
+        if (why !== undefined) {
+          results[index] = skipped(c, why);
           publish();
+          return;
         }
+        const raw = await runCase(program, c, options);
+        if (aborted()) return;
+        // Stack frames name src/ files, never the sandbox's bundle path, in every message.
+        const run = { ...raw, stderr: program.mapStderr(raw.stderr) };
+        const verdict = judge(c, run, options.schemas.output(c.mode), options.timeoutMs);
+        // The diagnosis: the mistakes the outcome matches, and the bytes' recorded layouts.
+        let mistakes: string[] = [];
+        let layouts: ReadonlyMap<string, MemberBytes> | undefined;
+        if (!passed(verdict) && options.diagnosis !== undefined) {
+          const outcomes = await options.diagnosis.outcomesFor(c);
+          const offsets = await options.diagnosis.offsetsFor?.(c);
+          if (outcomes !== undefined) {
+            mistakes = matchMistakes(verdict.outcome, outcomes, undefined, offsets);
+          }
+          layouts = await options.diagnosis.layoutsFor?.(c);
+        }
+        results[index] = caseResult(c, verdict, run, {
+          rerun: options.rerunCommand(c.id),
+          mistakes,
+          layouts,
+        });
+        publish();
       };
-      await Promise.all(
-        Array.from({ length: Math.max(1, Math.min(options.concurrency, cases.length)) }, worker),
-      );
+      // Cases start in case order, `concurrency` at a time (p-limit keeps the queue).
+      await pLimit(Math.max(1, options.concurrency)).map(cases, gradeCase);
     }
   } finally {
     prepared.cleanup();
@@ -408,9 +389,4 @@ export async function gradeSubmission(options: GradeOptions): Promise<GradeResul
   };
   for (const r of reporters) r.onRunEnd?.(graded);
   return graded;
-}
-
-/** True when every required case passed (exit code 0). */
-export function allRequiredPassed(results: GradeResults): boolean {
-  return results.cases.every((r) => !r.required || r.status === "pass");
 }

@@ -5,9 +5,22 @@
 import { existsSync, statSync } from "node:fs";
 import { isAbsolute, join, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { quote } from "shell-quote";
 import { SetupError } from "./errors.ts";
 import { defaultSubmission, KIT_ROOT } from "./kit.ts";
-import { FORMATS, isFormatName, type FormatName } from "./report/formats.ts";
+
+/**
+ * The report formats `--format NAME[=FILE]` accepts, in the order the help lists them. Each has a
+ * reporter in report/ (report/formats.ts maps the names to them).
+ */
+export const FORMAT_NAMES = ["text", "json", "junit", "gradescope", "github", "exercism"] as const;
+
+export type FormatName = (typeof FORMAT_NAMES)[number];
+
+/** True when `name` is one of the formats --format accepts. */
+export function isFormatName(name: string): name is FormatName {
+  return (FORMAT_NAMES as readonly string[]).includes(name);
+}
 
 export const USAGE = `Usage: npm run grade -- [PATH] [options]
 
@@ -18,7 +31,7 @@ Options:
   --only ID             grade only this case (repeatable), e.g. --only 01-lesson-7-partitions-3-members
   --timeout MS          CPU-time limit per case in milliseconds (default 10000; the kernel
                         counts whole seconds; a program that sleeps is stopped at 3x + 5 s)
-  --format NAME[=FILE]  ${Object.keys(FORMATS).join(" | ")} (default text), to standard output or
+  --format NAME[=FILE]  ${FORMAT_NAMES.join(" | ")} (default text), to standard output or
                         to FILE (repeatable; at most one on standard output; when all go to
                         files, the text report still goes to standard output)
   --watch               grade again on every save in PATH/src (Ctrl-C to stop)
@@ -85,6 +98,19 @@ export interface GradeCommand {
    * (not root and no user namespaces), accepting what docs/sandbox.md says is then exposed.
    */
   allowUnisolated: boolean;
+}
+
+/**
+ * The command line that grades one case again, as a report shows it for the student to copy:
+ * `npm run grade -- ARGS... --only ID`, each of ARGS and ID quoted for a POSIX shell by
+ * shell-quote (ids, folder names and --cmd commands can hold spaces, quotes and `$`).
+ *
+ * @param args the arguments that grade the same way (GradeCommand.rerunArgs, after the submission
+ *   as the user typed it where the context has one); [] in a student's handout
+ * @param caseId the case to grade
+ */
+export function rerunCommand(args: readonly string[], caseId: string): string {
+  return `npm run grade -- ${quote([...args, "--only", caseId])}`;
 }
 
 /** npm runs scripts from the package root; INIT_CWD is where the user typed the command. */
@@ -231,7 +257,7 @@ export function parseGradeArgs(argv: string[]): GradeCommand {
       const [name, ...rest] = spec.split("=");
       if (name === undefined || !isFormatName(name)) {
         throw new SetupError(
-          `unknown format ${JSON.stringify(name)}: use one of ${Object.keys(FORMATS).join(", ")}`,
+          `unknown format ${JSON.stringify(name)}: use one of ${FORMAT_NAMES.join(", ")}`,
         );
       }
       const file = rest.length > 0 ? rest.join("=") : undefined;

@@ -10,14 +10,15 @@ import { existsSync, statSync, watch, type FSWatcher } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { createColors } from "picocolors";
-import { shellWord, type GradingContext } from "./context.ts";
+import type { GradingContext } from "./context.ts";
 import { SetupError } from "./errors.ts";
 import { defaultSubmission } from "./kit.ts";
-import { gradeSubmission, type CaseResult, type GradeResults } from "./grade.ts";
-import type { GradeCommand } from "./options.ts";
+import { gradeSubmission } from "./grade.ts";
+import { rerunCommand, type GradeCommand } from "./options.ts";
 import { shownPath } from "./batch/progress.ts";
 import { printable, textLine } from "./report/escape.ts";
-import { buildErrorLines, failureDetails, failureLine, scoreLines } from "./report/text.ts";
+import { buildErrorLines, detailLines, failureLine, scoreLines } from "./report/lines.ts";
+import { passed, type CaseResult, type GradeResults } from "./results.ts";
 
 /** Saves closer together than this are graded once. */
 export const DEBOUNCE_MS = 150;
@@ -37,7 +38,7 @@ export function isEditorNoise(file: string): boolean {
  * case that did not pass (skipped cases aside); undefined when every case passed.
  */
 export function firstFailure(results: GradeResults): CaseResult | undefined {
-  const failing = results.cases.filter((r) => r.status !== "pass" && r.status !== "skipped");
+  const failing = results.cases.filter((r) => !passed(r) && r.status !== "skipped");
   return failing.find((r) => r.required) ?? failing[0];
 }
 
@@ -69,11 +70,9 @@ export function watchReport(results: GradeResults, colour: boolean, watched: str
     lines.push(
       `${pc.red("✗")} ${textLine(first.id)} ${first.points}/${first.maxPoints}${first.required ? "" : pc.dim(" (extension)")}  ${failureLine(first)}`,
       `      ${printable(first.title)}`,
-      ...failureDetails(first, colour).map((l) => `      ${l}`),
+      ...detailLines(first, { colour, rerun: true }).map((l) => `      ${l}`),
     );
-    const others = results.cases.filter(
-      (r) => r !== first && r.status !== "pass" && r.status !== "skipped",
-    );
+    const others = results.cases.filter((r) => r !== first && !passed(r) && r.status !== "skipped");
     if (others.length > 0) {
       const shown = others.slice(0, 6).map((r) => textLine(r.id));
       lines.push(
@@ -104,10 +103,7 @@ export function runWatch(command: GradeCommand, context: GradingContext): Promis
   // The rerun command names the submission as typed (none for the default one).
   const typed =
     target.kind === "folder" && target.path !== defaultSubmission().path ? [target.name] : [];
-  const rerunCommand = (id: string) =>
-    ["npm run grade --", ...[...typed, ...command.rerunArgs, "--only", id].map(shellWord)].join(
-      " ",
-    );
+  const rerunArgs = [...typed, ...command.rerunArgs];
   const out = process.stdout;
   const tty = out.isTTY === true;
   const colour = tty && (process.env.NO_COLOR ?? "") === "";
@@ -129,7 +125,7 @@ export function runWatch(command: GradeCommand, context: GradingContext): Promis
       try {
         const results = await gradeSubmission({
           ...context.gradeOptions(target, progress),
-          rerunCommand,
+          rerunCommand: (id) => rerunCommand(rerunArgs, id),
           signal,
         });
         if (signal.aborted) return;

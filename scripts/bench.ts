@@ -19,7 +19,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import kafkajs from "kafkajs";
 import { CATALOGUE } from "../grader/diagnose/catalogue.ts";
-import { FixtureSchemas, loadCases } from "../grader/fixtures/load.ts";
+import { FixtureSchemas, loadCases } from "../grader/cases/load.ts";
 import { BUILT_IN_CASES_DIR } from "../grader/kit.ts";
 import { writeMutant } from "../grader/mutants/mutants.ts";
 import { buildSubmission } from "../grader/run/build.ts";

@@ -7,7 +7,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { DIAGNOSIS_FILE } from "../grader/diagnose/data.ts";
-import { FixtureSchemas, loadCases } from "../grader/fixtures/load.ts";
+import { FixtureSchemas, loadCases } from "../grader/cases/load.ts";
 import { BUILT_IN_CASES_DIR, KIT_ROOT } from "../grader/kit.ts";
 import { buildDiagnosisText } from "../grader/mutants/diagnosis-json.ts";
 import { CASE_FILES, writeCases } from "../fixtures/recipes/write.ts";

@@ -14,7 +14,7 @@ import { basename, isAbsolute, join, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { crc32, deflateRawSync } from "node:zlib";
 import { SetupError } from "../grader/errors.ts";
-import { FixtureSchemas, loadCases } from "../grader/fixtures/load.ts";
+import { FixtureSchemas, loadCases } from "../grader/cases/load.ts";
 import { BUILT_IN_CASES_DIR, KIT_ROOT } from "../grader/kit.ts";
 
 /** The kit's files and folders a Gradescope autograder needs to grade. */

@@ -28,8 +28,8 @@ import { dirname, isAbsolute, join, posix, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { SetupError } from "../grader/errors.ts";
-import { fixtureHash } from "../grader/fixtures/hash.ts";
-import { FixtureSchemas, loadCases } from "../grader/fixtures/load.ts";
+import { fixtureHash } from "../grader/cases/hash.ts";
+import { FixtureSchemas, loadCases } from "../grader/cases/load.ts";
 import { BUILT_IN_CASES_DIR, KIT_ROOT, kitVersion } from "../grader/kit.ts";
 
 /** One entry of the handout: where it goes in OUT, and where it comes from in the kit. */
@@ -46,12 +46,13 @@ export type HandoutEntry =
 /** Grader folders the handout ships: everything grading and reporting runs on. */
 export const SHIPPED_GRADER_FOLDERS = [
   "batch",
-  "compare",
+  "cases",
   "diagnose",
-  "fixtures",
+  "explain",
   "report",
   "run",
   "schemas",
+  "verdict",
 ] as const;
 
 /**
@@ -99,8 +100,9 @@ export const HANDOUT: readonly HandoutEntry[] = [
 /**
  * Packages grading runs on: tsx runs the grader, esbuild bundles the submission, acorn checks
  * its dynamic imports, ajv validates the cases, diff and picocolors shape the report,
- * csv-stringify writes --batch's gradebook. The build fails when a shipped file imports a
- * package that is not here.
+ * csv-stringify writes --batch's gradebook, fast-xml-builder the JUnit report, shell-quote
+ * quotes the rerun command, p-limit runs the cases (and a batch's submissions) a few at a time.
+ * The build fails when a shipped file imports a package that is not here.
  */
 const RUNTIME_PACKAGES = [
   "acorn",
@@ -108,7 +110,10 @@ const RUNTIME_PACKAGES = [
   "csv-stringify",
   "diff",
   "esbuild",
+  "fast-xml-builder",
+  "p-limit",
   "picocolors",
+  "shell-quote",
   "tsx",
 ] as const;
 /** Packages for `npm run grade -- --types` and the student's editor (Node's types, tsc). */

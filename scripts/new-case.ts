@@ -13,8 +13,8 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { isAbsolute, join, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { firstLine, memberOfErrorLine } from "../grader/compare/verdict.ts";
-import { MEMORY_MIB, OUTPUT_CAP_BYTES } from "../grader/context.ts";
+import { firstLine, memberOfErrorLine } from "../grader/verdict/verdict.ts";
+import { MEMORY_MIB, OUTPUT_CAP_BYTES } from "../grader/limits.ts";
 import { SetupError } from "../grader/errors.ts";
 import {
   FixtureSchemas,
@@ -26,7 +26,7 @@ import {
   type Expected,
   type Mode,
   type ProgramInput,
-} from "../grader/fixtures/load.ts";
+} from "../grader/cases/load.ts";
 import { prepareProgram, runCase } from "../grader/grade.ts";
 import { KIT_ROOT } from "../grader/kit.ts";
 

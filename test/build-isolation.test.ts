@@ -20,7 +20,7 @@ import type { SourceMapPayload } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { FixtureSchemas, loadCases } from "../grader/fixtures/load.ts";
+import { FixtureSchemas, loadCases } from "../grader/cases/load.ts";
 import { prepareProgram, runCase } from "../grader/grade.ts";
 import { BUILT_IN_CASES_DIR } from "../grader/kit.ts";
 import { buildSubmission, type BuildResult } from "../grader/run/build.ts";

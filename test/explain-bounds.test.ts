@@ -15,9 +15,9 @@ import {
   outputLines,
   ranges,
   type DiffLine,
-} from "../grader/compare/diff.ts";
-import type { Outcome } from "../grader/compare/outcome.ts";
-import type { Reason, Status } from "../grader/compare/verdict.ts";
+} from "../grader/explain/diff.ts";
+import type { Outcome } from "../grader/verdict/outcome.ts";
+import type { Reason, Status } from "../grader/verdict/verdict.ts";
 import type { MemberBytes } from "../grader/diagnose/data.ts";
 import {
   MAX_DRAWN_PARTITIONS,
@@ -26,19 +26,22 @@ import {
   MAX_SUMMARY_MEMBERS,
   MAX_TOPICS,
   assignmentGrid,
-} from "../grader/diagnose/grid.ts";
-import { firstDifference, hexDump } from "../grader/diagnose/hexdump.ts";
+} from "../grader/explain/grid.ts";
+import { firstDifference, hexDump } from "../grader/explain/hexdump.ts";
 import {
   FixtureSchemas,
   loadCases,
   type AssignmentOutput,
   type Case,
   type DecodeOutput,
-} from "../grader/fixtures/load.ts";
-import type { CaseResult } from "../grader/grade.ts";
+} from "../grader/cases/load.ts";
+import { drawSafely } from "../grader/explain/explain.ts";
+import { caseResult } from "../grader/grade.ts";
 import { BUILT_IN_CASES_DIR } from "../grader/kit.ts";
-import { explain, failureDetails } from "../grader/report/text.ts";
+import { detailLines } from "../grader/report/lines.ts";
+import type { CaseResult } from "../grader/results.ts";
 import { ROOT } from "./helpers/program.ts";
+import { recordedLayouts } from "./helpers/results.ts";
 
 /** The most lines a grid can have: per topic a header, 4 lines per row or a summary, a stray line. */
 const MAX_GRID_LINES = MAX_TOPICS * (1 + 4 * (MAX_DRAWN_PARTITIONS / 24) + 1) + 2;
@@ -472,35 +475,29 @@ describe("the hex dump", () => {
 });
 
 describe("one case's explanation failing", () => {
-  it("degrades to one line", () => {
-    const lines = ["before"];
-    explain(lines, () => {
-      throw new RangeError("Maximum call stack size exceeded\nat somewhere");
-    });
-    explain(lines, () => ["after"]);
-    expect(lines).toEqual([
-      "before",
-      "(the grader could not draw this case's explanation: Maximum call stack size exceeded)",
-      "after",
-    ]);
+  it("degrades to a part that says so, with the error's first line", () => {
+    expect(
+      drawSafely(() => {
+        throw new RangeError("Maximum call stack size exceeded\nat somewhere");
+      }),
+    ).toEqual({ kind: "not-drawn", error: "Maximum call stack size exceeded" });
+    expect(drawSafely(() => ["after"])).toEqual(["after"]);
   });
 
-  it("a thrown value that cannot even be printed still gives one line", () => {
-    const lines: string[] = [];
-    explain(lines, () => {
-      throw {
-        toString(): string {
-          throw new Error("no");
-        },
-      };
-    });
-    expect(lines).toEqual([
-      "(the grader could not draw this case's explanation: an error that cannot be printed)",
-    ]);
+  it("a thrown value that cannot even be printed still gives one", () => {
+    expect(
+      drawSafely(() => {
+        throw {
+          toString(): string {
+            throw new Error("no");
+          },
+        };
+      }),
+    ).toEqual({ kind: "not-drawn", error: "an error that cannot be printed" });
   });
 });
 
-// ---- failureDetails, against the recorded reports ----
+// ---- detail lines, against the recorded reports ----
 
 const cases = new Map(
   loadCases(BUILT_IN_CASES_DIR, [], new FixtureSchemas()).map((c): [string, Case] => [c.id, c]),
@@ -521,25 +518,16 @@ function failed(
 ): CaseResult {
   const c = caseOf(id);
   const actual = outcome.kind === "output" ? outcome.output : undefined;
-  return {
-    id,
-    title: c.title,
-    required: c.required,
-    status,
-    reason,
-    points: 0,
-    maxPoints: c.points,
-    mistake: mistakes[0] ?? null,
-    mistakes,
-    message: "",
-    case: c,
-    verdict: { status, reason, message: "", outcome, ...(actual ? { actual } : {}) },
-    stderr,
-    durationMs: 0,
-    cpuMs: null,
-    rerun: `npm run grade -- <mutant> --only ${id}`,
-  };
+  return caseResult(
+    c,
+    { status, reason, message: "", outcome, ...(actual ? { actual } : {}) },
+    { stderr, durationMs: 0, cpuMs: null },
+    { rerun: `npm run grade -- <mutant> --only ${id}`, mistakes, layouts: recordedLayouts(c) },
+  );
 }
+
+/** The detail lines the text report shows under a case (rerun command included). */
+const failureDetails = (r: CaseResult) => detailLines(r, { colour: false, rerun: true });
 
 /** The detail lines of one case in a recorded report, without the reporter's indentation. */
 function recorded(file: string, id: string): string[] {
@@ -552,7 +540,7 @@ function recorded(file: string, id: string): string[] {
   return block;
 }
 
-describe("failureDetails", () => {
+describe("the detail lines", () => {
   it("the recorded grid report is unchanged", () => {
     const actual = output([
       [
@@ -576,9 +564,7 @@ describe("failureDetails", () => {
       "wrong-output",
       ["global-assignment"],
     );
-    expect(failureDetails(r, false)).toEqual(
-      recorded("global-assignment.txt", "03-per-topic-skew"),
-    );
+    expect(failureDetails(r)).toEqual(recorded("global-assignment.txt", "03-per-topic-skew"));
   });
 
   it("the recorded hex dump report is unchanged", () => {
@@ -590,9 +576,7 @@ describe("failureDetails", () => {
       ["char-length-names"],
       `${line}\n`,
     );
-    expect(failureDetails(r, false)).toEqual(
-      recorded("char-length-names.txt", "22-decode-version-3"),
-    );
+    expect(failureDetails(r)).toEqual(recorded("char-length-names.txt", "22-decode-version-3"));
   });
 
   it("an explanation that throws is one line; the rest of the case's details follow", () => {
@@ -609,7 +593,7 @@ describe("failureDetails", () => {
       "wrong-output",
       [],
     );
-    const lines = failureDetails(r, false);
+    const lines = failureDetails(r);
     expect(lines).toContain(
       "(the grader could not draw this case's explanation: a getter that throws)",
     );
@@ -624,7 +608,7 @@ describe("failureDetails", () => {
       "wrong-output",
       [],
     );
-    const lines = failureDetails(r, false);
+    const lines = failureDetails(r);
     expect(lines).toContain(
       "    the program also assigned 299,997 partitions the topic does not have: 3, 4, 5, …, 299999",
     );

@@ -4,7 +4,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Ajv } from "ajv";
 import { describe, expect, it } from "vitest";
-import { FixtureSchemas, loadCases } from "../grader/fixtures/load.ts";
+import { FixtureSchemas, loadCases } from "../grader/cases/load.ts";
 import { BUILT_IN_CASES_DIR } from "../grader/kit.ts";
 import { lessonAnchors } from "./helpers/lesson.ts";
 import { ROOT } from "./helpers/program.ts";

@@ -1,10 +1,12 @@
 // The grader end to end, through its command line: full marks for the reference, the starter's
 // stubs, a wrong submission, every status and reason, the results schema, and bad setups.
+import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Ajv } from "ajv";
 import { beforeAll, describe, expect, it } from "vitest";
+import { rerunCommand } from "../grader/options.ts";
 import { grade, gradeJson, variantOfSolution, type ResultsJson } from "./helpers/grader.ts";
 import { readCases, ROOT } from "./helpers/program.ts";
 
@@ -270,5 +272,42 @@ describe("bad setups exit 2 with what to fix", () => {
     expect(run.status).toBe(0);
     expect(run.stdout).toContain("Usage: npm run grade -- [PATH] [options]");
     expect(run.stdout).toContain("npm run grade -- solution");
+  });
+});
+
+describe("the rerun command (options.ts rerunCommand)", () => {
+  /** The words a POSIX shell reads from `text` (sh, not a parser of our own). */
+  function shellWords(text: string): string[] {
+    const run = spawnSync("sh", ["-c", `printf '%s\\0' ${text}`], { encoding: "utf8" });
+    expect(run.status, run.stderr).toBe(0);
+    return run.stdout.split("\0").slice(0, -1);
+  }
+
+  it("is `npm run grade -- ARGS --only ID`, plain words left as they are", () => {
+    expect(rerunCommand(["solution"], "03-per-topic-skew")).toBe(
+      "npm run grade -- solution --only 03-per-topic-skew",
+    );
+    expect(rerunCommand([], "secret/03-per-topic-skew")).toBe(
+      "npm run grade -- --only secret/03-per-topic-skew",
+    );
+  });
+
+  it("quotes every word so that a shell reads back exactly the words", () => {
+    const args = [
+      "../my folder",
+      "--fixtures",
+      "odd%,:cases",
+      "--cmd",
+      `python3 -c 'print("$HOME")' && echo \`id\` | cat; it's!`,
+      "tab\there",
+      "new\nline",
+      "",
+      "ünï 😀",
+    ];
+    const id = "odd%,:cases/01-a,b:c%d$(touch x)";
+    const command = rerunCommand(args, id);
+    const prefix = "npm run grade -- ";
+    expect(command.startsWith(prefix)).toBe(true);
+    expect(shellWords(command.slice(prefix.length))).toEqual([...args, "--only", id]);
   });
 });

@@ -19,8 +19,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fixtureHash } from "../grader/fixtures/hash.ts";
-import { FixtureSchemas, loadCases } from "../grader/fixtures/load.ts";
+import { fixtureHash } from "../grader/cases/hash.ts";
+import { FixtureSchemas, loadCases } from "../grader/cases/load.ts";
 import { BUILT_IN_CASES_DIR, kitVersion } from "../grader/kit.ts";
 import { handoutFiles } from "../scripts/handout.ts";
 import { grade, type ResultsJson } from "./helpers/grader.ts";
@@ -45,6 +45,7 @@ const NOT_FOR_STUDENTS = [
   "playwright-core",
   "fast-check",
   "fast-xml-parser",
+  "@actions/core",
   "yaml",
 ];
 

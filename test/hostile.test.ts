@@ -443,7 +443,7 @@ const VERDICTS: readonly (readonly [GradingSpec, string, string])[] = [
   [hostile("print-env", [ONE]), "error", "crash"],
   [hostile("signal-parent", [ONE]), "error", "crash"],
   [hostile("reject-everyone", [BAD_INPUT]), "fail", "wrong-error"],
-  // Relies on the bounded explanations (grader/diagnose/grid.ts): a grid as wide as the largest
+  // Relies on the bounded explanations (grader/explain/grid.ts): a grid as wide as the largest
   // partition number ran the grader out of stack or heap.
   [
     {

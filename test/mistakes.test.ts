@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CATALOGUE, type Mistake } from "../grader/diagnose/catalogue.ts";
 import { loadDiagnosisData, outcomeHash, type CaseDiagnosis } from "../grader/diagnose/data.ts";
 import { FileOutcomes, matchMistakes } from "../grader/diagnose/diagnose.ts";
-import { FixtureSchemas, loadCaseFolder, loadCases, type Case } from "../grader/fixtures/load.ts";
+import { FixtureSchemas, loadCaseFolder, loadCases, type Case } from "../grader/cases/load.ts";
 import { BUILT_IN_CASES_DIR } from "../grader/kit.ts";
 import { fieldSpans } from "../grader/mutants/field-spans.ts";
 import { LiveOutcomes } from "../grader/mutants/live.ts";

@@ -8,7 +8,7 @@ import { writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { FixtureSchemas, loadCaseFolder } from "../grader/fixtures/load.ts";
+import { FixtureSchemas, loadCaseFolder } from "../grader/cases/load.ts";
 import { grade, gradeJson, variantOfSolution } from "./helpers/grader.ts";
 import { CASES_DIR, ROOT } from "./helpers/program.ts";
 

@@ -18,7 +18,7 @@ import {
 } from "../grader/batch/output.ts";
 import { batchProgress } from "../grader/batch/progress.ts";
 import { reportHtml } from "../grader/batch/report-html.ts";
-import type { GradeResults } from "../grader/grade.ts";
+import type { GradeResults } from "../grader/results.ts";
 import {
   capped,
   cappedEnd,
@@ -32,8 +32,8 @@ import {
   programLines,
   safeJson,
   textLine,
-  xmlAttr,
-  xmlText,
+  xmlAttributeData,
+  xmlData,
 } from "../grader/report/escape.ts";
 import { exercismReporter, type ExercismResults } from "../grader/report/exercism.ts";
 import { githubReporter } from "../grader/report/github.ts";
@@ -506,8 +506,8 @@ describe("escape.ts", () => {
   });
 
   it("XML, HTML, Markdown and CSV contexts", () => {
-    expect(xmlText(`<a & "b">\r\u009b`)).toBe(`&lt;a &amp; "b"&gt;\\u000d\\u009b`);
-    expect(xmlAttr(`"it's"\n\t`)).toBe("&quot;it&apos;s&quot;&#10;&#9;");
+    expect(xmlData(`<a & "b">\r\u009b`)).toBe(`<a & "b">\\u000d\\u009b`);
+    expect(xmlAttributeData(`"it's"\n\t`)).toBe(`"it's"\\u000a\\u0009`);
     expect(htmlText(`${SCRIPT}"'${RLO}`)).toBe(
       "&#60;script&#62;alert(1)&#60;/script&#62;&#34;&#39;\\u202e",
     );

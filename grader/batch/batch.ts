@@ -11,11 +11,13 @@
  * (the verdicts are in the gradebook); 2 (SetupError) when it could not.
  */
 import { isAbsolute, join, relative } from "node:path";
-import { shellWord, type GradingContext } from "../context.ts";
+import pLimit from "p-limit";
+import type { GradingContext } from "../context.ts";
 import { SetupError } from "../errors.ts";
 import { gradeSubmission } from "../grade.ts";
-import { userCwd, type GradeCommand } from "../options.ts";
+import { rerunCommand, userCwd, type GradeCommand } from "../options.ts";
 import { resultsJson } from "../report/json.ts";
+import { everyRequiredPassed } from "../results.ts";
 import type { CaseInfo, SubmissionResults } from "./gradebook.ts";
 import { prepareReportDir, writeClassReport, writeSubmissionResults } from "./output.ts";
 import { printable, textLine } from "../report/escape.ts";
@@ -102,8 +104,7 @@ async function gradeEntry(
     ...context.gradeOptions({ kind: "folder", path: entry.path, name: entry.name }, [
       { onCaseResult: onCase },
     ]),
-    rerunCommand: (id: string) =>
-      ["npm run grade --", ...[where, ...command.rerunArgs, "--only", id].map(shellWord)].join(" "),
+    rerunCommand: (id: string) => rerunCommand([where, ...command.rerunArgs], id),
   };
   try {
     const graded = await gradeSubmission(options);
@@ -147,7 +148,6 @@ export async function runBatch(command: GradeCommand, context: GradingContext): 
   const mine = shareOf(all, batch.shard);
   prepareReportDir(reportDir);
 
-  const workers = Math.min(SUBMISSIONS_AT_ONCE, Math.max(1, mine.length));
   const share =
     batch.shard === undefined
       ? ""
@@ -158,19 +158,16 @@ export async function runBatch(command: GradeCommand, context: GradingContext): 
 
   const progress = batchProgress(process.stdout, mine.length, mine.length * context.cases.length);
   const results: SubmissionResults[] = [];
-  let next = 0;
-  const worker = async () => {
-    while (next < mine.length) {
-      const entry = mine[next++] as BatchEntry;
-      progress.started(entry.name);
-      const done = await gradeEntry(entry, command, context, () => progress.caseDone());
-      writeSubmissionResults(reportDir, done.results);
-      results.push(done.results);
-      progress.finished(entry.name, done.note);
-    }
+  // Submissions start in order, SUBMISSIONS_AT_ONCE at a time; results are kept as they finish.
+  const gradeOne = async (entry: BatchEntry): Promise<void> => {
+    progress.started(entry.name);
+    const done = await gradeEntry(entry, command, context, () => progress.caseDone());
+    writeSubmissionResults(reportDir, done.results);
+    results.push(done.results);
+    progress.finished(entry.name, done.note);
   };
   try {
-    await Promise.all(Array.from({ length: workers }, worker));
+    await pLimit(SUBMISSIONS_AT_ONCE).map(mine, gradeOne);
   } finally {
     progress.end();
   }
@@ -180,9 +177,7 @@ export async function runBatch(command: GradeCommand, context: GradingContext): 
     { kit: context.kit, shard: batch.shard ?? null, cases: caseInfos(context) },
     results,
   );
-  const passed = results.filter((r) =>
-    r.cases.every((c) => !c.required || c.status === "pass"),
-  ).length;
+  const passed = results.filter((r) => everyRequiredPassed(r.cases)).length;
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   process.stdout.write(
     `\nGraded ${results.length} submission${results.length === 1 ? "" : "s"} in ${seconds} s: ${passed} passed every required case.\n${written.map((file) => `wrote ${shownPath(join(reportDir, file))}`).join("\n")}\n`,

@@ -8,6 +8,7 @@
  * chosen by students).
  */
 import { csvText } from "../report/escape.ts";
+import { passed } from "../results.ts";
 import type { resultsJson } from "../report/json.ts";
 import { byCodeUnits } from "./shard.ts";
 
@@ -31,7 +32,7 @@ export interface CaseInfo {
 export function mainMistake(results: SubmissionResults): string | null {
   const weights = new Map<string, number>();
   for (const c of results.cases) {
-    if (c.status === "pass" || c.mistakes.length === 0) continue;
+    if (passed(c) || c.mistakes.length === 0) continue;
     for (const id of c.mistakes) weights.set(id, (weights.get(id) ?? 0) + 1 / c.mistakes.length);
   }
   let best: string | null = null;

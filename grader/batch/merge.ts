@@ -17,6 +17,7 @@ import {
   type Manifest,
 } from "./output.ts";
 import { shownPath } from "./progress.ts";
+import { everyRequiredPassed } from "../results.ts";
 
 /** The shards' manifests and results, checked to belong to one class. */
 export interface MergedShards {
@@ -134,9 +135,7 @@ export function runMerge(command: GradeCommand): Promise<number> {
     { kit: merged.kit, shard: null, cases: merged.cases },
     merged.results,
   );
-  const passed = merged.results.filter((r) =>
-    r.cases.every((c) => !c.required || c.status === "pass"),
-  ).length;
+  const passed = merged.results.filter((r) => everyRequiredPassed(r.cases)).length;
   process.stdout.write(
     `Merged ${inputs.length} shard${inputs.length === 1 ? "" : "s"}: ${merged.results.length} submissions, ${passed} passed every required case.\n${inputs.map((dir) => `read ${shownPath(dir)}`).join("\n")}\n${written.map((file) => `wrote ${shownPath(join(reportDir, file))}`).join("\n")}\n`,
   );

@@ -10,6 +10,7 @@
  */
 import { CATALOGUE } from "../diagnose/catalogue.ts";
 import { htmlText } from "../report/escape.ts";
+import { everyRequiredPassed, passed } from "../results.ts";
 import { mainMistake, type CaseInfo, type SubmissionResults } from "./gradebook.ts";
 import { byCodeUnits } from "./shard.ts";
 
@@ -69,7 +70,7 @@ function percent(share: number): string {
 function passRateBars(submissions: readonly SubmissionResults[], cases: readonly CaseInfo[]) {
   const passes = new Map<string, number>();
   for (const s of submissions) {
-    for (const c of s.cases) if (c.status === "pass") passes.set(c.id, (passes.get(c.id) ?? 0) + 1);
+    for (const c of s.cases) if (passed(c)) passes.set(c.id, (passes.get(c.id) ?? 0) + 1);
   }
   return cases.map((c): Bar => {
     const passed = passes.get(c.id) ?? 0;
@@ -94,7 +95,7 @@ export function mistakeCounts(submissions: readonly SubmissionResults[]): Map<st
   const others: string[] = [];
   for (const s of submissions) {
     const named = new Set<string>();
-    for (const c of s.cases) if (c.status !== "pass" && c.mistake !== null) named.add(c.mistake);
+    for (const c of s.cases) if (!passed(c) && c.mistake !== null) named.add(c.mistake);
     for (const id of named) {
       if (!counts.has(id)) others.push(id);
       counts.set(id, (counts.get(id) ?? 0) + 1);
@@ -157,14 +158,14 @@ function summaryTable(
   cases: readonly CaseInfo[],
 ): string {
   const body = rows.map(({ anchor, s }) => {
-    const passed = s.cases.filter((c) => c.status === "pass").length;
+    const passes = s.cases.filter(passed).length;
     const main = mainMistake(s);
     const notPassed = (["fail", "error", "timeout", "skipped"] as const)
       .map((status) => [status, s.cases.filter((c) => c.status === status).length] as const)
       .filter(([, count]) => count > 0)
       .map(([status, count]) => `<span class="${status}">${count} ${status}</span>`)
       .join(", ");
-    return `<tr><td class="name"><a href="#${anchor}">${htmlText(s.submission)}</a></td><td class="num">${s.score}/${s.maxScore}</td><td class="num">${s.extensionScore}/${s.extensionMaxScore}</td><td class="num">${passed}/${cases.length}</td><td>${notPassed}</td><td class="id">${main === null ? "" : htmlText(main)}</td></tr>`;
+    return `<tr><td class="name"><a href="#${anchor}">${htmlText(s.submission)}</a></td><td class="num">${s.score}/${s.maxScore}</td><td class="num">${s.extensionScore}/${s.extensionMaxScore}</td><td class="num">${passes}/${cases.length}</td><td>${notPassed}</td><td class="id">${main === null ? "" : htmlText(main)}</td></tr>`;
   });
   return [
     `<table id="submissions"><thead><tr><th>Submission</th><th>Required</th><th>Extension</th><th>Cases passed</th><th>Not passed</th><th>Main mistake</th></tr></thead><tbody>`,
@@ -203,9 +204,7 @@ export function reportHtml(
 ): string {
   const sorted = [...submissions].sort((a, b) => byCodeUnits(a.submission, b.submission));
   const rows = sorted.map((s, i) => ({ anchor: `submission-${i + 1}`, s }));
-  const full = sorted.filter(
-    (s) => s.maxScore > 0 && s.cases.every((c) => !c.required || c.status === "pass"),
-  ).length;
+  const full = sorted.filter((s) => s.maxScore > 0 && everyRequiredPassed(s.cases)).length;
   const mean =
     sorted.length === 0 ? 0 : sorted.reduce((total, s) => total + s.score, 0) / sorted.length;
   const maxScore = cases.filter((c) => c.required).reduce((total, c) => total + c.maxPoints, 0);

@@ -8,7 +8,7 @@
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { SetupError } from "../errors.ts";
-import { byCodeUnits } from "../compare/order.ts";
+import { byCodeUnits } from "../verdict/order.ts";
 
 /** One subfolder of a batch DIR. */
 export interface BatchEntry {

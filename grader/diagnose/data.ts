@@ -8,7 +8,7 @@
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { outcomeKey, type Outcome } from "../compare/outcome.ts";
+import { outcomeKey, type Outcome } from "../verdict/outcome.ts";
 import { KIT_ROOT } from "../kit.ts";
 
 export const DIAGNOSIS_FILE = join(KIT_ROOT, "grader", "diagnose", "diagnosis.json");

@@ -4,11 +4,11 @@
  * catalogue declares one of them more specific than the rest; none falls back to the case's hint.
  * The starter's stubs, timeouts and other limits are never named as mistakes.
  */
-import type { Outcome } from "../compare/outcome.ts";
-import type { Case } from "../fixtures/load.ts";
+import type { Outcome } from "../verdict/outcome.ts";
+import type { Case } from "../cases/load.ts";
 import { CATALOGUE, type Mistake } from "./catalogue.ts";
-import { caseHash } from "../fixtures/hash.ts";
-import { loadDiagnosisData, outcomeHash, type CaseDiagnosis } from "./data.ts";
+import { caseHash } from "../cases/hash.ts";
+import { loadDiagnosisData, outcomeHash, type CaseDiagnosis, type MemberBytes } from "./data.ts";
 
 /** Where mutant outcomes come from: the data file, or running the mutants (instructor kit). */
 export interface OutcomeSource {
@@ -16,6 +16,11 @@ export interface OutcomeSource {
   outcomesFor(c: Case): Promise<Map<string, string> | undefined>;
   /** Mistake id to the offset its mutant reported when it rejected bytes (breaks ties). */
   offsetsFor?(c: Case): Promise<Map<string, number> | undefined>;
+  /**
+   * Member id to the field boundaries of its subscription bytes, for the explanation's hex dump;
+   * undefined when this source has none for the case (only the recorded data has them).
+   */
+  layoutsFor?(c: Case): Promise<ReadonlyMap<string, MemberBytes> | undefined>;
 }
 
 /** Outcomes recorded in grader/diagnose/diagnosis.json (built-in cases, unchanged since). */
@@ -35,6 +40,9 @@ export class FileOutcomes implements OutcomeSource {
   offsetsFor(c: Case): Promise<Map<string, number> | undefined> {
     return Promise.resolve(this.caseData(c)?.offsets);
   }
+  layoutsFor(c: Case): Promise<ReadonlyMap<string, MemberBytes> | undefined> {
+    return Promise.resolve(this.caseData(c)?.members);
+  }
 }
 
 /** Tries each source in turn. */
@@ -51,6 +59,13 @@ export class FirstOf implements OutcomeSource {
     // The offsets of the source whose outcomes are used.
     for (const source of this.sources) {
       if ((await source.outcomesFor(c)) !== undefined) return source.offsetsFor?.(c);
+    }
+    return undefined;
+  }
+  async layoutsFor(c: Case): Promise<ReadonlyMap<string, MemberBytes> | undefined> {
+    for (const source of this.sources) {
+      const layouts = await source.layoutsFor?.(c);
+      if (layouts !== undefined) return layouts;
     }
     return undefined;
   }
@@ -97,27 +112,4 @@ export function matchMistakes(
     ),
   );
   return matches.length > 1 && specific !== undefined ? [specific] : matches;
-}
-
-/** The lines a report prints for the matched mistakes. */
-export function describeMistakes(ids: readonly string[]): string[] {
-  const named = ids.flatMap((id) => {
-    const mistake = CATALOGUE.get(id);
-    return mistake === undefined ? [] : [mistake];
-  });
-  const [only] = named;
-  if (named.length === 1 && only !== undefined) {
-    return [
-      `This looks like: ${only.name} (${only.id}).`,
-      only.explanation,
-      `Read LESSON.md#${only.lesson}`,
-    ];
-  }
-  if (named.length > 1) {
-    return [
-      `This looks like one of: ${named.map((m) => `${m.name} (${m.id})`).join("; ")}.`,
-      ...named.map((m) => `${m.id}: ${m.explanation} (LESSON.md#${m.lesson})`),
-    ];
-  }
-  return [];
 }

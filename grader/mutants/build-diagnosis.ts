@@ -3,7 +3,7 @@
 import { writeFileSync } from "node:fs";
 import { relative } from "node:path";
 import { DIAGNOSIS_FILE } from "../diagnose/data.ts";
-import { FixtureSchemas, loadCases } from "../fixtures/load.ts";
+import { FixtureSchemas, loadCases } from "../cases/load.ts";
 import { BUILT_IN_CASES_DIR } from "../kit.ts";
 import { buildDiagnosisText } from "./diagnosis-json.ts";
 

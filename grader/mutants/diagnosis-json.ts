@@ -2,8 +2,8 @@
  * Building the diagnosis data (grader/diagnose/diagnosis.json) from the mutants and the field
  * walker: what `npm run build:diagnosis` writes and what the kit's test compares with the file.
  */
-import type { Case, FixtureSchemas } from "../fixtures/load.ts";
-import { caseHash } from "../fixtures/hash.ts";
+import type { Case, FixtureSchemas } from "../cases/load.ts";
+import { caseHash } from "../cases/hash.ts";
 import {
   mutantOffsets,
   outcomeHash,

@@ -4,13 +4,13 @@
  */
 import { rmSync } from "node:fs";
 import { dirname } from "node:path";
-import { judge } from "../compare/verdict.ts";
+import { judge } from "../verdict/verdict.ts";
 import { CATALOGUE } from "../diagnose/catalogue.ts";
-import type { Outcome } from "../compare/outcome.ts";
+import type { Outcome } from "../verdict/outcome.ts";
 import { mutantOffsets, outcomeHash } from "../diagnose/data.ts";
 import type { OutcomeSource } from "../diagnose/diagnose.ts";
-import type { Case, FixtureSchemas } from "../fixtures/load.ts";
-import { MEMORY_MIB, OUTPUT_CAP_BYTES } from "../context.ts";
+import type { Case, FixtureSchemas } from "../cases/load.ts";
+import { MEMORY_MIB, OUTPUT_CAP_BYTES } from "../limits.ts";
 import { prepareProgram, runCase, type Program } from "../grade.ts";
 import { writeMutant } from "./mutants.ts";
 

@@ -5,8 +5,8 @@
 import { availableParallelism } from "node:os";
 import { rmSync } from "node:fs";
 import { dirname } from "node:path";
-import type { Outcome } from "../compare/outcome.ts";
-import type { Case, FixtureSchemas } from "../fixtures/load.ts";
+import type { Outcome } from "../verdict/outcome.ts";
+import type { Case, FixtureSchemas } from "../cases/load.ts";
 import { gradeSubmission } from "../grade.ts";
 import { MUTANTS, writeMutant } from "./mutants.ts";
 

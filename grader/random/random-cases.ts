@@ -19,7 +19,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
-import { MEMORY_MIB, OUTPUT_CAP_BYTES } from "../context.ts";
+import { MEMORY_MIB, OUTPUT_CAP_BYTES } from "../limits.ts";
 import { SetupError } from "../errors.ts";
 import {
   loadCaseFolder,
@@ -28,7 +28,7 @@ import {
   type FixtureSchemas,
   type Mode,
   type ProgramInput,
-} from "../fixtures/load.ts";
+} from "../cases/load.ts";
 import { prepareProgram, runCase, type Program } from "../grade.ts";
 import { KIT_ROOT } from "../kit.ts";
 import type Kafkajs from "kafkajs";
@@ -252,6 +252,7 @@ export async function randomCases(
     const c: Case = {
       ...meta,
       id: `random/${name}`,
+      source: { kind: "random" },
       dir: join(dir, name),
       inputText,
       input,
@@ -279,5 +280,5 @@ export async function randomCases(
   } finally {
     reference.cleanup();
   }
-  return loadCaseFolder(dir, "random", schemas);
+  return loadCaseFolder(dir, "random", schemas, { kind: "random" });
 }

@@ -12,21 +12,23 @@
  * - text: every string that reaches a reader as text goes through `textLine` (one line: line
  *   breaks visible too, length capped), `printable` (several lines of the kit's own text) or
  *   `programLines` (several lines a program printed, each behind a `| ` gutter so none can pass
- *   for a grader line). The shared text renderers of report/text.ts do this before colouring.
+ *   for a grader line). The shared text renderers of report/lines.ts do this before colouring.
  * - container: each file format escapes for its own syntax where it is written: `safeJson`,
- *   `xmlText`/`xmlAttr`, `htmlText`, `markdownInline`, `csvText`.
+ *   `xmlData`/`xmlAttributeData` (before fast-xml-builder writes the entities), `htmlText`,
+ *   `markdownInline`, `csvText`.
  *
- * Unsafe characters are written as `\uXXXX` (four lower-case hex digits): C0 controls (tab and,
- * outside `textLine`, newline excepted), DEL, C1 controls (U+0080-U+009F, which include the
- * one-byte CSI U+009B), the bidirectional marks, embeddings, overrides and isolates (U+061C,
- * U+200E, U+200F, U+202A-U+202E, U+2066-U+2069) and the line and paragraph separators
- * (U+2028, U+2029). A backslash is left as it is, so the text layer is idempotent: text escaped
+ * Unsafe characters are written as `\uXXXX` (printable.ts says which, and why a backslash stays
+ * as it is); `textLine` also makes newline visible. The text layer is idempotent: text escaped
  * twice (by a shared renderer, then again where a format writes it) reads the same as escaped
- * once, and a program that prints `\u001b` literally shows exactly that, which is harmless. The
- * container escapes (entities, Markdown backslashes) are applied once, where the file is written.
+ * once. The container escapes (entities, Markdown backslashes) are applied once, where the file
+ * is written.
  */
 import { createRequire } from "node:module";
 import type * as CsvStringify from "csv-stringify/sync";
+import { escapeChar, printable, programTextLines } from "../printable.ts";
+
+// The character layer every format starts from, defined once in printable.ts.
+export { escapeChar, printable };
 
 /** The most characters one line of a report shows of a string before the rest is cut. */
 export const LINE_MAX_CHARS = 1000;
@@ -35,28 +37,13 @@ export const LINE_MAX_CHARS = 1000;
 export const GUTTER = "| ";
 
 /* eslint-disable no-control-regex -- matching control characters is the point */
-const UNSAFE =
-  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
-// The same, and newline: within one line of a report a line break must be visible.
+// printable.ts's unsafe characters, and newline: within one line of a report a line break must
+// be visible.
 const UNSAFE_IN_LINE =
   /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 /* eslint-enable no-control-regex */
 // What JSON.stringify leaves raw among the above (it escapes C0 itself).
 const UNSAFE_IN_JSON = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
-
-/** One character (one UTF-16 code unit) as `\uXXXX`, lower-case hex. */
-export function escapeChar(c: string): string {
-  return `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
-}
-
-/**
- * `text` with every unsafe character (see the module's comment) written as `\uXXXX`; tabs and
- * newlines stay, so several lines remain several lines. For the kit's own text (hints, titles)
- * and for lines already split; a program's text on one line goes through `textLine`.
- */
-export function printable(text: string): string {
-  return text.replace(UNSAFE, escapeChar);
-}
 
 /** The length of a cut that keeps `keep` characters, not splitting a pair or a `\uXXXX`. */
 function cutPoint(text: string, keep: number, fromEnd: boolean): number {
@@ -134,12 +121,20 @@ export interface ProgramLinesOptions {
  * put behind the gutter. Trailing blank lines are dropped; empty text gives no lines.
  */
 export function programLines(text: string, options: ProgramLinesOptions = {}): string[] {
-  const trimmed = text.trimEnd();
-  if (trimmed === "") return [];
-  const lines = trimmed.split(/\r?\n/);
-  const shown = options.last === undefined ? lines : lines.slice(-options.last);
+  const lines = programTextLines(text);
+  return guttered(options.last === undefined ? lines : lines.slice(-options.last), options);
+}
+
+/**
+ * Lines a program printed, already split (programTextLines), as report lines: each made safe by
+ * textLine and put behind the gutter (GUTTER unless `options.gutter`).
+ */
+export function guttered(
+  lines: readonly string[],
+  options: Pick<ProgramLinesOptions, "gutter" | "maxChars"> = {},
+): string[] {
   const gutter = options.gutter ?? GUTTER;
-  return shown.map((l) => `${gutter}${textLine(l, options.maxChars)}`);
+  return lines.map((l) => `${gutter}${textLine(l, options.maxChars)}`);
 }
 
 /**
@@ -178,26 +173,21 @@ export function xmlSafe(text: string): string {
 }
 
 /**
- * XML text content: stripped of what XML 1.0 forbids (xmlSafe), the remaining unsafe characters
- * (carriage return, DEL, C1, bidi, U+2028/U+2029) made visible (printable), `&`, `<`, `>` escaped.
+ * XML element text as an XML builder takes it (the builder then writes `& < > " '` as entities):
+ * stripped of what XML 1.0 forbids (xmlSafe), the remaining unsafe characters (carriage return,
+ * DEL, C1, bidi, U+2028/U+2029) made visible (printable).
  */
-export function xmlText(text: string): string {
-  return printable(xmlSafe(text))
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;");
+export function xmlData(text: string): string {
+  return printable(xmlSafe(text));
 }
 
 /**
- * An attribute value for `name="..."`: escaped as text, plus quotes, and tab and newline as
- * character references (a parser would otherwise normalise them to spaces).
+ * An XML attribute value as an XML builder takes it: as xmlData, and a tab or line break shown as
+ * `\uXXXX` too, since a reader turns them into spaces (attribute-value normalisation) and a
+ * builder writes them raw.
  */
-export function xmlAttr(text: string): string {
-  return xmlText(text)
-    .replace(/"/g, "&quot;")
-    .replace(/'/g, "&apos;")
-    .replace(/\t/g, "&#9;")
-    .replace(/\n/g, "&#10;");
+export function xmlAttributeData(text: string): string {
+  return xmlData(text).replace(/[\t\n]/g, escapeChar);
 }
 
 /**

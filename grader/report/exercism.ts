@@ -6,11 +6,13 @@
  * Exercism shows `message`, `output` and `test_code` to the student as text: they are escaped as
  * the text report's (escape.ts), and the JSON bytes are written by safeJson.
  */
-import type { CaseResult, GradeResults } from "../grade.ts";
+import { inputBrief } from "../cases/brief.ts";
+import { isPrivateCase } from "../cases/load.ts";
+import { rerunCommand } from "../options.ts";
+import { passed, type CaseResult, type GradeResults } from "../results.ts";
 import { capped, cappedEnd, printable, safeJson, textLine } from "./escape.ts";
-import { isPrivateCase } from "./gradescope.ts";
+import { adviceLines, buildErrorLines, detailLines, failureLine } from "./lines.ts";
 import type { Reporter, Sink } from "./reporter.ts";
-import { adviceLines, buildErrorLines, failureDetails, failureLine, inputBrief } from "./text.ts";
 
 /** The interface's limits: `message` 65535 characters, `output` 500. */
 const MESSAGE_MAX_CHARS = 65_535;
@@ -45,8 +47,8 @@ export function exercismTask(r: CaseResult): number {
 /** What the case runs, shown by Exercism as the test's code: command, input in brief, answer. */
 function testCode(r: CaseResult): string {
   const c = r.case;
-  const command = `npm run grade -- --only ${textLine(r.id)}    # runs: main${c.mode === "decode" ? " --decode" : ""} < ${isPrivateCase(r) ? "(private case)" : `fixtures/cases/${r.id}/input.json`}`;
-  if (isPrivateCase(r)) return command;
+  const command = `${textLine(rerunCommand([], r.id))}    # runs: main${c.mode === "decode" ? " --decode" : ""} < ${isPrivateCase(c) ? "(private case)" : `fixtures/cases/${r.id}/input.json`}`;
+  if (isPrivateCase(c)) return command;
   const expected =
     "error" in c.expected
       ? `exit 1, standard error starts with: error: member ${JSON.stringify(c.expected.error.member)}: ...`
@@ -59,15 +61,15 @@ function testCode(r: CaseResult): string {
 }
 
 function status(r: CaseResult): ExercismTest["status"] {
-  return r.status === "pass" ? "pass" : r.status === "fail" ? "fail" : "error";
+  return passed(r) ? "pass" : r.status === "fail" ? "fail" : "error";
 }
 
 function message(r: CaseResult): string | null {
-  if (r.status === "pass") return null;
+  if (r.explanation === null) return null;
   const why = failureLine(r);
-  const details = isPrivateCase(r)
-    ? adviceLines(r)
-    : failureDetails(r, false).filter((line) => !line.startsWith("rerun:"));
+  const details = isPrivateCase(r.case)
+    ? adviceLines(r.explanation.advice)
+    : detailLines(r, { colour: false, rerun: false });
   return capped([why, ...details].join("\n"), MESSAGE_MAX_CHARS);
 }
 

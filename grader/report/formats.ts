@@ -1,7 +1,9 @@
 /**
- * The report formats `--format NAME[=FILE]` accepts: one entry per format, each a reporter built
- * on a sink. A new format is a new file in report/ and one line here.
+ * The reporter of each format `--format NAME[=FILE]` accepts (options.ts names them): one entry
+ * per format, each a reporter built on a sink. A new format is a new file in report/, its name in
+ * options.ts's FORMAT_NAMES, and one line here.
  */
+import type { FormatName } from "../options.ts";
 import { exercismReporter } from "./exercism.ts";
 import { githubReporter } from "./github.ts";
 import { gradescopeReporter } from "./gradescope.ts";
@@ -17,11 +19,4 @@ export const FORMATS = {
   gradescope: gradescopeReporter,
   github: githubReporter,
   exercism: exercismReporter,
-} as const satisfies Record<string, (sink: Sink) => Reporter>;
-
-export type FormatName = keyof typeof FORMATS;
-
-/** True when `name` is one of the formats --format accepts. */
-export function isFormatName(name: string): name is FormatName {
-  return Object.hasOwn(FORMATS, name);
-}
+} as const satisfies Record<FormatName, (sink: Sink) => Reporter>;

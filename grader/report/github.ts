@@ -13,11 +13,19 @@
  */
 import { appendFileSync } from "node:fs";
 import { randomUUID } from "node:crypto";
-import type { CaseResult, GradeResults } from "../grade.ts";
+import { isPrivateCase } from "../cases/load.ts";
+import { passed, type CaseResult, type GradeResults } from "../results.ts";
 import { capped, markdownInline, printable, textLine } from "./escape.ts";
-import { isPrivateCase } from "./gradescope.ts";
-import { MemorySink, type Reporter, type Sink } from "./reporter.ts";
-import { adviceLines, failureDetails, failureLine, scoreLines, textReporter } from "./text.ts";
+import {
+  adviceLines,
+  detailLines,
+  failureLine,
+  scoreLines,
+  textReportCase,
+  textReportEnd,
+  textReportStart,
+} from "./lines.ts";
+import type { Reporter, Sink } from "./reporter.ts";
 
 /** Annotations GitHub shows per step and per kind (more are dropped silently). */
 export const ANNOTATIONS_PER_STEP = 10;
@@ -50,8 +58,11 @@ export function workflowCommand(
 
 /** An annotation's message: what went wrong, the named mistake or the hint, the rerun command. */
 function annotationMessage(r: CaseResult): string {
-  const lines = [failureLine(r), ...adviceLines(r)];
-  if (!isPrivateCase(r)) lines.push(`rerun: ${textLine(r.rerun)}`);
+  const lines = [failureLine(r)];
+  if (r.explanation !== null) {
+    lines.push(...adviceLines(r.explanation.advice));
+    if (!isPrivateCase(r.case)) lines.push(`rerun: ${textLine(r.explanation.rerun)}`);
+  }
   return capped(lines.join("\n"), MESSAGE_MAX_CHARS);
 }
 
@@ -95,7 +106,7 @@ function annotations(kind: "error" | "warning", failed: CaseResult[], label: str
  * message (a private case shows only the reason and hint). Passed and skipped cases get none.
  */
 export function githubAnnotations(results: GradeResults): string[] {
-  const failed = results.cases.filter((r) => r.status !== "pass" && r.status !== "skipped");
+  const failed = results.cases.filter((r) => !passed(r) && r.status !== "skipped");
   return [
     ...annotations(
       "error",
@@ -128,7 +139,7 @@ function fenced(raw: string): string {
  */
 export function githubSummary(results: GradeResults): string {
   const mark = (r: CaseResult) =>
-    r.status === "pass" ? "✅" : r.status === "skipped" ? "➖" : r.required ? "❌" : "⚠️";
+    passed(r) ? "✅" : r.status === "skipped" ? "➖" : r.required ? "❌" : "⚠️";
   const head = [
     `## Grading ${markdownInline(results.submission)}: ${results.score}/${results.maxScore} required points`,
     ``,
@@ -139,7 +150,7 @@ export function githubSummary(results: GradeResults): string {
     `| --- | --- | --- | --- |`,
     ...results.cases.map(
       (r) =>
-        `| ${mark(r)} | ${markdownInline(r.id)}${r.required ? "" : " (extension)"}: ${markdownInline(r.title, CELL_MAX_CHARS)} | ${r.points}/${r.maxPoints} | ${r.status === "pass" ? "passed" : markdownInline(failureLine(r), CELL_MAX_CHARS)} |`,
+        `| ${mark(r)} | ${markdownInline(r.id)}${r.required ? "" : " (extension)"}: ${markdownInline(r.title, CELL_MAX_CHARS)} | ${r.points}/${r.maxPoints} | ${passed(r) ? "passed" : markdownInline(failureLine(r), CELL_MAX_CHARS)} |`,
     ),
     ``,
     ``,
@@ -147,8 +158,8 @@ export function githubSummary(results: GradeResults): string {
   let summary = head;
   let dropped = 0;
   for (const r of results.cases) {
-    if (r.status === "pass" || r.status === "skipped" || isPrivateCase(r)) continue;
-    const details = failureDetails(r, false);
+    if (passed(r) || r.status === "skipped" || isPrivateCase(r.case)) continue;
+    const details = detailLines(r, { colour: false, rerun: true });
     if (details.length === 0) continue;
     const block = `<details><summary>${markdownInline(r.id)}: ${markdownInline(failureLine(r))}</summary>\n\n${fenced(details.join("\n"))}\n\n</details>\n`;
     if (Buffer.byteLength(summary + block) + 200 > SUMMARY_MAX_BYTES) dropped++;
@@ -165,22 +176,25 @@ export function githubSummary(results: GradeResults): string {
  * githubSummary is appended to it once (appendFileSync), at the end of the run.
  */
 export function githubReporter(sink: Sink, env: NodeJS.ProcessEnv = process.env): Reporter {
-  const text = new MemorySink();
-  const inner = textReporter(text);
+  // The text report, as the text format writes it, kept for the log group (never coloured).
+  let text = "";
+  let idWidth = 0;
   return {
     onRunStart(info) {
-      inner.onRunStart?.(info);
+      const start = textReportStart(info, false);
+      idWidth = start.idWidth;
+      text += start.text;
     },
     onCaseResult(r) {
-      inner.onCaseResult?.(r);
+      text += textReportCase(r, idWidth, false);
     },
     onRunEnd(results) {
-      inner.onRunEnd?.(results);
+      text += textReportEnd(results, false);
       const token = randomUUID();
       const out = [
         `::group::Grading ${escapeData(textLine(results.submission))}: every case`,
         `::stop-commands::${token}`,
-        text.text().trimEnd(),
+        text.trimEnd(),
         `::${token}::`,
         `::endgroup::`,
         ...githubAnnotations(results),

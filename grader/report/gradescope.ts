@@ -8,11 +8,13 @@
  * is interpreted), and its strings are escaped as the text report's (escape.ts), program lines
  * behind the `|` gutter. The JSON bytes are written by safeJson.
  */
+import { isPrivateCase } from "../cases/load.ts";
 import { SetupError } from "../errors.ts";
-import type { CaseResult, GradeResults } from "../grade.ts";
+import { rerunCommand } from "../options.ts";
+import { passed, type CaseResult, type GradeResults } from "../results.ts";
 import { capped, printable, safeJson, textLine } from "./escape.ts";
+import { adviceLines, buildErrorLines, detailLines, failureLine, scoreLines } from "./lines.ts";
 import type { Reporter, Sink } from "./reporter.ts";
-import { adviceLines, buildErrorLines, failureDetails, failureLine, scoreLines } from "./text.ts";
 
 export type GradescopeVisibility = "hidden" | "after_due_date" | "after_published" | "visible";
 const VISIBILITIES: readonly GradescopeVisibility[] = [
@@ -46,22 +48,18 @@ export interface GradescopeResults {
   tests: GradescopeTest[];
 }
 
-/** A private case: one added with `--fixtures DIR`, whose id is `<folder>/<case>`. */
-export function isPrivateCase(r: Pick<CaseResult, "id">): boolean {
-  return r.id.includes("/");
-}
-
 /** The most characters of one `output`: Gradescope shows it all, so a flood is cut. */
 const OUTPUT_MAX_CHARS = 64 * 1024;
 
 /** The test's `output`: what went wrong and what to do, never a private case's input or answer. */
 function testOutput(r: CaseResult): string {
-  if (r.status === "pass") return "";
+  if (r.explanation === null) return "";
   const why = failureLine(r);
-  if (isPrivateCase(r)) return capped([why, ...adviceLines(r)].join("\n"), OUTPUT_MAX_CHARS);
+  if (isPrivateCase(r.case))
+    return capped([why, ...adviceLines(r.explanation.advice)].join("\n"), OUTPUT_MAX_CHARS);
   // The rerun command names the autograder's own paths; a student reruns the case in the handout.
-  const details = failureDetails(r, false).filter((line) => !line.startsWith("rerun:"));
-  const rerun = `rerun in your handout: npm run grade -- --only ${textLine(r.id)}`;
+  const details = detailLines(r, { colour: false, rerun: false });
+  const rerun = `rerun in your handout: ${textLine(rerunCommand([], r.id))}`;
   return capped([why, ...details, rerun].join("\n"), OUTPUT_MAX_CHARS);
 }
 
@@ -102,10 +100,10 @@ export function gradescopeResults(
       name: textLine(`${r.id}: ${r.title}${r.required ? "" : " (extension)"}`),
       score: r.points,
       max_score: r.maxPoints,
-      status: r.status === "pass" ? "passed" : "failed",
+      status: passed(r) ? "passed" : "failed",
       output: testOutput(r),
-      visibility: isPrivateCase(r) ? privateVisibility : "visible",
-      tags: [r.required ? "required" : "extension", ...(isPrivateCase(r) ? ["private"] : [])],
+      visibility: isPrivateCase(r.case) ? privateVisibility : "visible",
+      tags: [r.required ? "required" : "extension", ...(isPrivateCase(r.case) ? ["private"] : [])],
     })),
   };
 }

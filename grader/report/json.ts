@@ -8,7 +8,7 @@
  * control, bidi and line-separator characters JSON.stringify leaves raw are `\uXXXX` escapes
  * too: the file is safe to print on a terminal, and parses to the same strings.
  */
-import type { GradeResults } from "../grade.ts";
+import type { GradeResults } from "../results.ts";
 import { safeJson } from "./escape.ts";
 import type { Reporter, Sink } from "./reporter.ts";
 

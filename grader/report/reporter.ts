@@ -3,8 +3,8 @@
  * run's start, once per case in fixture order, and at the end. A reporter writes through the sink
  * it is given, so where the report goes (terminal, file) is not its concern.
  */
-import type { Case } from "../fixtures/load.ts";
-import type { CaseResult, GradeResults } from "../grade.ts";
+import type { Case } from "../cases/load.ts";
+import type { CaseResult, GradeResults } from "../results.ts";
 
 export interface RunInfo {
   submission: string;

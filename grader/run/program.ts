@@ -2,8 +2,9 @@
  * What one case's program is, as a confined run (sandbox.ts): a bundled TypeScript submission run
  * with Node under its permission model, or any command (--cmd) run with `sh -c`.
  */
-import { join } from "node:path";
-import type { Case } from "../fixtures/load.ts";
+import { readFileSync, statSync } from "node:fs";
+import { join, resolve } from "node:path";
+import type { Case } from "../cases/load.ts";
 import { KIT_ROOT } from "../kit.ts";
 import {
   programEnv,
@@ -35,9 +36,35 @@ export function kernelLimits(limits: { timeoutMs: number; memoryMiB: number }): 
  */
 export function kitHiddenFolders(): string[] {
   // .git holds every answer in its history; .grader the compiled grader (with the mutants).
-  return ["fixtures", "solution", "test", "grader", "scripts", ".git", ".grader"].map((d) =>
-    join(KIT_ROOT, d),
-  );
+  return [
+    ...["fixtures", "solution", "test", "grader", "scripts", ".grader"].map((d) =>
+      join(KIT_ROOT, d),
+    ),
+    ...gitFolders(KIT_ROOT),
+  ];
+}
+
+/**
+ * The kit's git folders: `.git`, and when `.git` is a file (a worktree: `gitdir: PATH`) the
+ * folder it names and the repository's common folder too, where the history is.
+ */
+function gitFolders(root: string): string[] {
+  const dotGit = join(root, ".git");
+  try {
+    if (statSync(dotGit).isDirectory()) return [dotGit];
+    const named = /^gitdir:\s*(.+)$/m.exec(readFileSync(dotGit, "utf8"))?.[1]?.trim();
+    if (named === undefined) return [dotGit];
+    const gitDir = resolve(root, named);
+    let common = gitDir;
+    try {
+      common = resolve(gitDir, readFileSync(join(gitDir, "commondir"), "utf8").trim());
+    } catch {
+      // No commondir: the folder named is the whole repository.
+    }
+    return [...new Set([dotGit, gitDir, common])];
+  } catch {
+    return [dotGit];
+  }
 }
 
 /** Where a bundle's folder appears inside the sandbox. */

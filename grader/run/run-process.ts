@@ -49,7 +49,7 @@ export interface ProcessSpec {
   cleanup?: () => void;
 }
 
-/** What happened when a process ran; the verdict is decided elsewhere (compare/). */
+/** What happened when a process ran; the verdict is decided elsewhere (verdict/). */
 export interface RawRun {
   exitCode: number | null;
   signal: NodeJS.Signals | null;

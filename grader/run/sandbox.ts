@@ -21,7 +21,7 @@
  * not inherit.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve, sep } from "node:path";
 import { SetupError } from "../errors.ts";
@@ -268,7 +268,13 @@ export function mountTable(
     if (!PRIVATE_DIRS.some((p) => isInside(dir, p)) && existsSync(dir))
       lines.push(`${fstabPath(dir)} ${fstabPath(dir)} none bind,ro 0 0`);
   }
-  const hide = (dir: string) => lines.push(tmpfs(dir, "ro,nosuid,nodev,noexec,size=4k,mode=000"));
+  // A folder is covered by an empty tmpfs; a file (a worktree's `.git`) by /dev/null.
+  const hide = (dir: string) =>
+    lines.push(
+      statSync(dir).isDirectory()
+        ? tmpfs(dir, "ro,nosuid,nodev,noexec,size=4k,mode=000")
+        : `/dev/null ${fstabPath(dir)} none bind,ro 0 0`,
+    );
   const outermost = [...new Set(hidden)].sort((a, b) => a.length - b.length);
   const covered: string[] = [...PRIVATE_DIRS];
   for (const dir of outermost) {

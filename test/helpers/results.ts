@@ -1,10 +1,13 @@
 // Grading results built in-process, without running a program: a built-in case, a recorded or
 // constructed run (what the process printed, how it ended), judged by the grader's own judge().
 // For tests of what reporters write, where spawning a grader would only add time.
-import { caseResult, type CaseResult, type GradeResults } from "../../grader/grade.ts";
-import { judge } from "../../grader/compare/verdict.ts";
-import { FixtureSchemas, loadCases, type Case } from "../../grader/fixtures/load.ts";
+import { FixtureSchemas, loadCases, type Case } from "../../grader/cases/load.ts";
+import { FileOutcomes } from "../../grader/diagnose/diagnose.ts";
+import type { MemberBytes } from "../../grader/diagnose/data.ts";
+import { caseResult } from "../../grader/grade.ts";
 import { BUILT_IN_CASES_DIR } from "../../grader/kit.ts";
+import type { CaseResult, GradeResults } from "../../grader/results.ts";
+import { judge } from "../../grader/verdict/verdict.ts";
 import { MemorySink, type Reporter, type Sink } from "../../grader/report/reporter.ts";
 import type { RawRun } from "../../grader/run/run-process.ts";
 
@@ -20,6 +23,13 @@ export function builtInCase(id: string): Case {
   const found = cases.find((c) => c.id === id);
   if (found === undefined) throw new Error(`no built-in case ${id}`);
   return found;
+}
+
+let recorded: FileOutcomes | undefined;
+/** The recorded byte layouts of a case's members (diagnosis.json), as grading gets them. */
+export function recordedLayouts(c: Case): ReadonlyMap<string, MemberBytes> | undefined {
+  recorded ??= new FileOutcomes();
+  return recorded.caseData(c)?.members;
 }
 
 /** A run that exited 0 with nothing printed, with `fields` over it. */
@@ -42,8 +52,8 @@ export function rawRun(fields: Partial<RawRun>): RawRun {
 }
 
 /**
- * The result gradeSubmission would give `run` on case `id` (grade.ts's own caseResult; the rerun
- * command names `submission`).
+ * The result gradeSubmission would give `run` on case `id` (grade.ts's caseResult, with the
+ * recorded byte layouts as the diagnosis has them; the rerun command names `submission`).
  */
 export function judgedResult(
   id: string,
@@ -52,13 +62,12 @@ export function judgedResult(
   mistakes: string[] = [],
 ): CaseResult {
   const c = builtInCase(id);
-  return caseResult(
-    c,
-    judge(c, run, schemas.output(c.mode)),
-    run,
-    `npm run grade -- ${submission} --only ${c.id}`,
+  const verdict = judge(c, run, schemas.output(c.mode));
+  return caseResult(c, verdict, run, {
+    rerun: `npm run grade -- ${submission} --only ${c.id}`,
     mistakes,
-  );
+    layouts: recordedLayouts(c),
+  });
 }
 
 /** A run's results from its case results: the scores summed as gradeSubmission sums them. */
@@ -112,29 +121,13 @@ export function report(
 export function buildFailure(submission: string, ids: string[], errors: string[]): GradeResults {
   const results = ids.map((id): CaseResult => {
     const c = builtInCase(id);
-    return {
-      id: c.id,
-      title: c.title,
-      required: c.required,
-      status: "error",
-      reason: "build-error",
-      points: 0,
-      maxPoints: c.points,
-      mistake: null,
-      mistakes: [],
-      message: `the submission did not build: ${errors[0] ?? "unknown error"}`,
-      case: c,
-      verdict: {
-        status: "error",
-        reason: "build-error",
-        message: `the submission did not build: ${errors[0] ?? "unknown error"}`,
-        outcome: { kind: "build-error" },
-      },
-      stderr: "",
-      durationMs: 0,
-      cpuMs: null,
-      rerun: `npm run grade -- ${submission} --only ${c.id}`,
-    };
+    const message = `the submission did not build: ${errors[0] ?? "unknown error"}`;
+    return caseResult(
+      c,
+      { status: "error", reason: "build-error", message, outcome: { kind: "build-error" } },
+      null,
+      { rerun: `npm run grade -- ${submission} --only ${c.id}` },
+    );
   });
   return gradeResults(submission, results, errors);
 }

@@ -5,9 +5,9 @@
  */
 import { createRequire } from "node:module";
 import type * as DiffLibrary from "diff";
-import type { AssignmentOutput, DecodeOutput, Mode } from "../fixtures/load.ts";
-import { normaliseAssignment } from "./outcome.ts";
-import { byCodeUnits } from "./order.ts";
+import type { AssignmentOutput, DecodeOutput, Mode } from "../cases/load.ts";
+import { normaliseAssignment } from "../verdict/outcome.ts";
+import { byCodeUnits } from "../verdict/order.ts";
 
 /** The diff library, loaded on the first failure to explain (not at every grader start). */
 let diffLibrary: typeof DiffLibrary | undefined;

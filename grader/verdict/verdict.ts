@@ -5,11 +5,11 @@
  * `"t"` do not matter.
  */
 import type { ValidateFunction } from "ajv";
-import type { AssignmentOutput, Case, DecodeOutput } from "../fixtures/load.ts";
-import { formatAjvErrors } from "../fixtures/load.ts";
+import type { AssignmentOutput, Case, DecodeOutput } from "../cases/load.ts";
+import { formatAjvErrors } from "../cases/load.ts";
 import type { RawRun } from "../run/run-process.ts";
 import { outcomeKey, type Outcome } from "./outcome.ts";
-import { printable } from "./printable.ts";
+import { printable } from "../printable.ts";
 
 /** Where a program said it stopped: `... at offset <n>` on its bad-input line. */
 export function reportedOffset(stderrFirstLine: string): number | undefined {
@@ -38,6 +38,12 @@ export interface Verdict {
   outcome: Outcome;
   /** The program's parsed output, when it printed valid output. */
   actual?: AssignmentOutput | DecodeOutput;
+  /**
+   * What the first line of standard error said about bad input, when it is the documented
+   * `error: member "<id>": ... [at offset N]` line, whatever the exit code: the member it names
+   * and the offset it gives. Parsed once here; the explanation's hex dump points there.
+   */
+  reportedBadInput?: { member: string; offset: number | undefined };
 }
 
 /**
@@ -97,6 +103,12 @@ export function judge(
   outputSchema: ValidateFunction,
   timeoutMs = Number.POSITIVE_INFINITY,
 ): Verdict {
+  const stderrLine = firstLine(run.stderr);
+  const badMember = memberOfErrorLine(stderrLine);
+  const reported =
+    badMember === undefined
+      ? {}
+      : { reportedBadInput: { member: badMember, offset: reportedOffset(stderrLine) } };
   const verdict = (
     status: Status,
     reason: Reason | null,
@@ -107,6 +119,7 @@ export function judge(
     reason,
     message,
     outcome,
+    ...reported,
   });
   if (run.spawnError !== null) {
     return verdict("error", "crash", `could not start the program: ${run.spawnError}`, {
@@ -181,7 +194,6 @@ export function judge(
       },
     );
   }
-  const stderrLine = firstLine(run.stderr);
   if (run.exitCode === 3 && stderrLine.startsWith("not implemented yet:")) {
     return verdict("error", "not-implemented", stderrLine, { kind: "not-implemented" });
   }
@@ -232,7 +244,7 @@ export function judge(
   }
 
   if (run.exitCode === 1) {
-    const member = memberOfErrorLine(stderrLine);
+    const member = badMember;
     if (member === undefined) {
       // Exit 1 without the documented line is how Node ends on an uncaught exception: a crash.
       return verdict(

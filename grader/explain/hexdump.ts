@@ -4,9 +4,8 @@
  * boundaries come from the diagnosis data (recorded by the instructor kit), never from reference
  * code shipped with the grader.
  */
-import type { DecodeOutput, Expected, Mode } from "../fixtures/load.ts";
-import { reportedOffset } from "../compare/verdict.ts";
-import type { FieldSpan, MemberBytes } from "./data.ts";
+import type { DecodeOutput, Expected, Mode } from "../cases/load.ts";
+import type { FieldSpan, MemberBytes } from "../diagnose/data.ts";
 
 /** Bytes shown per field line before the rest is summarised. */
 const BYTES_PER_LINE = 16;
@@ -129,8 +128,10 @@ export function decodeFocus(
   expected: Expected,
   actual: {
     output?: DecodeOutput | undefined;
+    /** The member the program said has bad bytes, if it said so. */
     rejected?: string | undefined;
-    stderrFirstLine: string;
+    /** The offset it said it stopped at (`at offset N`), if it gave one. */
+    offset?: number | undefined;
   },
   members: readonly string[],
   layouts: ReadonlyMap<string, MemberBytes>,
@@ -145,7 +146,7 @@ export function decodeFocus(
       members.indexOf(actual.rejected) < members.indexOf(bad) &&
       members.includes(actual.rejected);
     if (rejectedEarlier && actual.rejected !== undefined) {
-      const at = reportedOffset(actual.stderrFirstLine);
+      const at = actual.offset;
       return at === undefined
         ? undefined
         : {
@@ -160,7 +161,7 @@ export function decodeFocus(
     };
   }
   if (actual.rejected !== undefined) {
-    const at = reportedOffset(actual.stderrFirstLine);
+    const at = actual.offset;
     return at === undefined
       ? undefined
       : {

@@ -10,9 +10,9 @@
  * members named, name length). The work is linear in the input and the output, and the size of
  * what is returned is bounded by the constants below alone.
  */
-import type { AssignmentOutput } from "../fixtures/load.ts";
-import { ranges } from "../compare/diff.ts";
-import { byCodeUnits } from "../compare/order.ts";
+import type { AssignmentOutput } from "../cases/load.ts";
+import { ranges } from "./diff.ts";
+import { byCodeUnits } from "../verdict/order.ts";
 
 /** Partitions per grid row before it wraps. */
 const COLUMNS = 24;

@@ -3,7 +3,7 @@
  * output, or "bad input naming member X", or how it died. Two runs with equal outcome keys did
  * the same thing on that case.
  */
-import type { AssignmentOutput, DecodeOutput, Mode } from "../fixtures/load.ts";
+import type { AssignmentOutput, DecodeOutput, Mode } from "../cases/load.ts";
 import { byCodeUnits } from "./order.ts";
 
 export type Outcome =

@@ -1,0 +1,196 @@
+/**
+ * One explanation per case that did not pass, built once when the case is graded (grade.ts): the
+ * input in brief, how the answer compares (a grid of owners, a line diff, or expected against
+ * what the program did), the hex dump of the bytes that matter, the end of standard error, the
+ * advice (the named mistake, or the case's hint) and the command that reruns the case. All of it
+ * data (results.ts); the reports format it and never analyse anything themselves.
+ *
+ * The drawings run on what a program printed, which can be anything: each is bounded (grid.ts,
+ * diff.ts, hexdump.ts), and one that throws becomes a NotDrawn part while the rest stands.
+ */
+import { inputBrief } from "../cases/brief.ts";
+import {
+  isPrivateCase,
+  type AssignmentOutput,
+  type Case,
+  type DecodeOutput,
+} from "../cases/load.ts";
+import { CATALOGUE } from "../diagnose/catalogue.ts";
+import type { MemberBytes } from "../diagnose/data.ts";
+import {
+  passed,
+  type Advice,
+  type BytesDump,
+  type CaseResult,
+  type Comparison,
+  type Explanation,
+  type NotDrawn,
+} from "../results.ts";
+import { describeOutcome } from "../verdict/outcome.ts";
+import { programTextLines } from "../printable.ts";
+import { lineDiff, outputLines } from "./diff.ts";
+import { assignmentGrid } from "./grid.ts";
+import { decodeFocus, hexDump } from "./hexdump.ts";
+
+/** Lines of standard error kept for an error's explanation (its end: where a stack trace is). */
+export const STDERR_TAIL_LINES = 8;
+
+/** What explain needs besides the result itself. */
+export interface ExplainContext {
+  /** The command line that reruns this case. */
+  rerun: string;
+  /** The recorded field boundaries of the case's members' bytes (diagnosis data), if any. */
+  layouts?: ReadonlyMap<string, MemberBytes> | undefined;
+}
+
+/**
+ * Runs one drawing; when it throws, a NotDrawn with the first line of the error's message (or
+ * "an error that cannot be printed" when not even that can be read) instead, so one case's
+ * drawing never stops the grading or the report.
+ */
+export function drawSafely<T>(draw: () => T): T | NotDrawn {
+  try {
+    return draw();
+  } catch (error) {
+    let message: string;
+    try {
+      message = String(error instanceof Error ? error.message : error);
+    } catch {
+      message = "an error that cannot be printed";
+    }
+    const end = message.indexOf("\n");
+    return { kind: "not-drawn", error: end === -1 ? message : message.slice(0, end) };
+  }
+}
+
+/** Up to eight names as JSON strings, then how many more. */
+function someNames(names: readonly string[]): string {
+  const shown = names.slice(0, 8).map((m) => JSON.stringify(m));
+  return [...shown, ...(names.length > 8 ? [`+${names.length - 8} more`] : [])].join(", ");
+}
+
+/** Members present on one side only, for assignment answers: one line per side that has any. */
+export function memberSetLines(expected: AssignmentOutput, actual: AssignmentOutput): string[] {
+  const missing = Object.keys(expected).filter((m) => !Object.hasOwn(actual, m));
+  const extra = Object.keys(actual).filter((m) => !Object.hasOwn(expected, m));
+  return [
+    ...(missing.length > 0 ? [`missing members (${missing.length}): ${someNames(missing)}`] : []),
+    ...(extra.length > 0
+      ? [`members that are not in the group (${extra.length}): ${someNames(extra)}`]
+      : []),
+  ];
+}
+
+/** How the answer compares: a grid for a wrong assignment, a diff for a wrong decode, or words. */
+function comparison(r: Omit<CaseResult, "explanation">): Comparison {
+  const c = r.case;
+  const expected = c.expected;
+  const actual = r.verdict.actual;
+  if ("output" in expected && actual !== undefined && r.reason === "wrong-output") {
+    if (c.mode === "assign") {
+      const want = expected.output as AssignmentOutput;
+      const got = actual as AssignmentOutput;
+      return drawSafely(() => ({
+        kind: "grid" as const,
+        memberSets: memberSetLines(want, got),
+        grid: assignmentGrid(c.input.topics, want, got),
+      }));
+    }
+    return drawSafely(() => ({
+      kind: "diff" as const,
+      lines: lineDiff(outputLines(c.mode, expected.output), outputLines(c.mode, actual)),
+    }));
+  }
+  return {
+    kind: "outcome",
+    expected:
+      "error" in expected
+        ? `exit 1, first line of standard error: error: member ${JSON.stringify(expected.error.member)}: ...`
+        : "an answer on standard output (exit 0)",
+    actual: `the program ${describeOutcome(r.verdict.outcome)}`,
+  };
+}
+
+/**
+ * The hex dump of the member whose bytes matter (the one the program rejected, the first bad one,
+ * or the first it decoded wrong), when the recorded data has that member's fields; else null.
+ */
+function bytesDump(
+  r: Omit<CaseResult, "explanation">,
+  layouts: ReadonlyMap<string, MemberBytes> | undefined,
+): BytesDump | null {
+  const c: Case = r.case;
+  if (layouts === undefined || layouts.size === 0) return null;
+  const { outcome, reportedBadInput } = r.verdict;
+  // What the program said was bad, as the verdict read it from standard error's first line.
+  const said =
+    outcome.kind === "error"
+      ? { member: outcome.member, offset: outcome.offset }
+      : reportedBadInput;
+  const focus = decodeFocus(
+    c.mode,
+    c.expected,
+    {
+      output: c.mode === "decode" ? (r.verdict.actual as DecodeOutput | undefined) : undefined,
+      rejected: said?.member,
+      offset: said?.offset,
+    },
+    c.input.members.map((m) => m.memberId),
+    layouts,
+  );
+  const member =
+    focus === undefined ? undefined : c.input.members.find((m) => m.memberId === focus.member);
+  const layout = focus === undefined ? undefined : layouts.get(focus.member);
+  if (focus === undefined || member === undefined || layout === undefined) return null;
+  const bytes = new Uint8Array(Buffer.from(member.metadata.replace(/\s+/g, ""), "hex"));
+  return { kind: "bytes", member: focus.member, lines: hexDump(bytes, layout, focus.caret) };
+}
+
+/** The named mistakes (catalogue order as given, unknown ids left out), else the case's hint. */
+function advice(r: Omit<CaseResult, "explanation">): Advice {
+  const named = r.mistakes.flatMap((id) => {
+    const m = CATALOGUE.get(id);
+    return m === undefined
+      ? []
+      : [{ id: m.id, name: m.name, explanation: m.explanation, lesson: m.lesson }];
+  });
+  return named.length > 0
+    ? { kind: "mistakes", mistakes: named }
+    : { kind: "hint", hint: r.case.hint, lesson: r.case.lesson };
+}
+
+/**
+ * The explanation of one graded case: null when it passed; for a stub, a skipped case or a private
+ * case only the advice and the rerun command; otherwise the details too (the comparison; the hex dump for a
+ * wrong answer or a crash; the last STDERR_TAIL_LINES lines of standard error for an error).
+ * Never throws on what the program printed: a drawing that throws is a NotDrawn part.
+ *
+ * @param r the graded case (its verdict, standard error and named mistakes)
+ * @param context the rerun command, and the recorded byte layouts of the case's members
+ */
+export function explain(
+  r: Omit<CaseResult, "explanation">,
+  context: ExplainContext,
+): Explanation | null {
+  if (passed(r)) return null;
+  const base = { advice: advice(r), rerun: context.rerun };
+  // A private case's input and answer are never shown, whichever report this goes into.
+  if (r.reason === "not-implemented" || r.status === "skipped" || isPrivateCase(r.case))
+    return { ...base, details: null };
+  const tail =
+    r.status === "error" && r.stderr.trim() !== ""
+      ? programTextLines(r.stderr).slice(-STDERR_TAIL_LINES)
+      : [];
+  return {
+    ...base,
+    details: {
+      input: inputBrief(r.case),
+      comparison: comparison(r),
+      bytes:
+        r.status === "fail" || r.reason === "crash"
+          ? drawSafely(() => bytesDump(r, context.layouts))
+          : null,
+      stderrTail: tail,
+    },
+  };
+}

@@ -1,0 +1,14 @@
+/**
+ * The limits every program runs under, when graded and when the kit's own tools run it (the live
+ * diagnosis, random cases, new-case). A leaf module that imports nothing: the tools that need
+ * these numbers used to import them from context.ts, which imports those tools in turn.
+ */
+
+/**
+ * Bytes kept per output stream before the program is stopped: 25 times the largest expected
+ * answer of the built-in cases.
+ */
+export const OUTPUT_CAP_BYTES = 4 * 1024 * 1024;
+
+/** The heap a submission gets, MiB (Node's --max-old-space-size). */
+export const MEMORY_MIB = 512;

@@ -1,0 +1,200 @@
+/**
+ * Plain-text renderings of results, shared by the formats that show text (text, github,
+ * gradescope, exercism, junit) and the watch loop: the line saying why a case did not pass, its
+ * explanation's details and advice, the build errors, the scores, and the text report's parts.
+ * Not a reporter itself: formatting only, from the results' data (results.ts), no analysis.
+ *
+ * Every line is escaped here, before colour is added (escape.ts): a line that quotes a program
+ * goes through textLine, lines a program printed (standard error, build errors) through
+ * guttered/programLines behind a `|` gutter, the kit's own text through printable. A format adds
+ * only its own container's escaping.
+ */
+import { createColors } from "picocolors";
+import {
+  passed,
+  type Advice,
+  type CaseResult,
+  type GradeResults,
+  type NotDrawn,
+} from "../results.ts";
+import { GUTTER, guttered, printable, programLines, textLine } from "./escape.ts";
+import type { RunInfo } from "./reporter.ts";
+
+const MARK = { pass: "✓", fail: "✗", error: "✗", timeout: "⧗", skipped: "-" } as const;
+
+/**
+ * One line on why a case did not pass, escaped by textLine: `<reason>: <message>` (a stub's
+ * message says it all). The message may quote the program (its output, keys, standard error).
+ */
+export function failureLine(r: CaseResult): string {
+  return textLine(
+    r.reason === null || r.reason === "not-implemented" ? r.message : `${r.reason}: ${r.message}`,
+  );
+}
+
+/**
+ * What to do about a failed case: the named mistake with its explanation and lesson section, or,
+ * when no catalogued mistake matches, the case's hint and lesson section. Never shows the input
+ * or the answer, so it suits private cases too. The kit's or instructor's text, made printable
+ * (a hint may hold several lines, which stay).
+ */
+export function adviceLines(advice: Advice): string[] {
+  const lines: string[] = [];
+  if (advice.kind === "hint") {
+    lines.push(`hint: ${advice.hint}`, `read: LESSON.md#${advice.lesson}`);
+  } else if (advice.mistakes.length === 1) {
+    const [only] = advice.mistakes;
+    if (only !== undefined) {
+      lines.push(
+        `This looks like: ${only.name} (${only.id}).`,
+        only.explanation,
+        `Read LESSON.md#${only.lesson}`,
+      );
+    }
+  } else {
+    lines.push(
+      `This looks like one of: ${advice.mistakes.map((m) => `${m.name} (${m.id})`).join("; ")}.`,
+      ...advice.mistakes.map((m) => `${m.id}: ${m.explanation} (LESSON.md#${m.lesson})`),
+    );
+  }
+  return lines.map(printable);
+}
+
+/** The line that stands for a drawing that could not be made: its error, printable, cut at 200. */
+function notDrawnLine(part: NotDrawn): string {
+  return `(the grader could not draw this case's explanation: ${printable(part.error).slice(0, 200)})`;
+}
+
+/**
+ * The detail block under a case that did not pass, one report line per entry (empty for a pass, a
+ * stub and a skipped case): the input in brief, expected against actual (a grid, a diff or two
+ * sentences), the hex dump, the end of standard error behind a `|` gutter, the advice, and with
+ * `rerun` the command that reruns the case. Each line safe for a terminal; ANSI colour only when
+ * `colour` is true.
+ */
+export function detailLines(r: CaseResult, options: { colour: boolean; rerun: boolean }): string[] {
+  const details = r.explanation?.details;
+  if (r.explanation === null || details === undefined || details === null) return [];
+  const pc = createColors(options.colour);
+  const lines: string[] = [
+    `${pc.dim("input:")} ${textLine(`${details.input}${r.case.mode === "decode" ? " (run with --decode)" : ""}`)}`,
+  ];
+  const comparison = details.comparison;
+  switch (comparison.kind) {
+    case "grid":
+      for (const l of comparison.memberSets) lines.push(textLine(l));
+      if (comparison.grid.length > 0) {
+        lines.push(
+          `${pc.dim("who owns which partition")} (expected above actual, ^ where they differ):`,
+        );
+        for (const l of comparison.grid) lines.push(`  ${textLine(l)}`);
+      }
+      break;
+    case "diff":
+      lines.push(
+        `${pc.dim("expected vs actual")} (${pc.red("- expected")}, ${pc.green("+ actual")}):`,
+      );
+      for (const d of comparison.lines) {
+        const text = textLine(`${d.sign} ${d.text}`);
+        lines.push(
+          `  ${d.sign === "-" ? pc.red(text) : d.sign === "+" ? pc.green(text) : pc.dim(text)}`,
+        );
+      }
+      break;
+    case "outcome":
+      lines.push(`${pc.dim("expected:")} ${textLine(comparison.expected)}`);
+      lines.push(`${pc.dim("actual:")}   ${textLine(comparison.actual)}`);
+      break;
+    case "not-drawn":
+      lines.push(notDrawnLine(comparison));
+      break;
+  }
+  const bytes = details.bytes;
+  if (bytes?.kind === "not-drawn") {
+    lines.push(notDrawnLine(bytes));
+  } else if (bytes?.kind === "bytes") {
+    lines.push(textLine(`bytes of member ${JSON.stringify(bytes.member)}, one field per line:`));
+    for (const l of bytes.lines) lines.push(textLine(`  ${l}`));
+  }
+  if (details.stderrTail.length > 0) {
+    lines.push(pc.dim(`last lines of standard error:`));
+    lines.push(...guttered(details.stderrTail, { gutter: `  ${pc.dim("|")} ` }));
+  }
+  const [first = "", ...rest] = adviceLines(r.explanation.advice);
+  lines.push(r.explanation.advice.kind === "mistakes" ? pc.yellow(first) : first, ...rest);
+  if (options.rerun) lines.push(`${pc.dim("rerun:")} ${textLine(r.explanation.rerun)}`);
+  return lines;
+}
+
+/**
+ * The build errors (compiler messages quoting the submission's files and code) as report lines,
+ * each behind the gutter: `  | src/main.ts:3:7: ...`.
+ *
+ * @param gutter what marks each line (the text report dims its `|`)
+ */
+export function buildErrorLines(errors: readonly string[], gutter = `  ${GUTTER}`): string[] {
+  return errors.flatMap((e) => programLines(e, { gutter }));
+}
+
+/** The score lines: required and extension apart. */
+export function scoreLines(results: GradeResults): string[] {
+  const count = (required: boolean) => {
+    const mine = results.cases.filter((r) => r.required === required);
+    return `${mine.filter(passed).length} of ${mine.length} case${mine.length === 1 ? "" : "s"} passed`;
+  };
+  return [
+    `Required:  ${results.score}/${results.maxScore} points, ${count(true)}`,
+    `Extension: ${results.extensionScore}/${results.extensionMaxScore} points, ${count(false)}`,
+  ];
+}
+
+/**
+ * The text report's first lines: `Grading <submission>: N cases (kit ..., fixtures ...)` and a
+ * blank line; and the width of the id column, for textReportCase.
+ */
+export function textReportStart(info: RunInfo, colour: boolean): { text: string; idWidth: number } {
+  const pc = createColors(colour);
+  let longest = 0;
+  for (const c of info.cases) longest = Math.max(longest, textLine(c.id).length);
+  return {
+    text: `${pc.bold(`Grading ${textLine(info.submission)}`)}: ${info.cases.length} case${info.cases.length === 1 ? "" : "s"} ${pc.dim(`(kit ${info.kit.version}, fixtures ${info.kit.fixtures})`)}\n\n`,
+    idWidth: Math.min(44, longest),
+  };
+}
+
+/**
+ * One case in the text report: its line (mark, id, points, why it did not pass) and, indented
+ * under it, its detail lines with the rerun command.
+ */
+export function textReportCase(r: CaseResult, idWidth: number, colour: boolean): string {
+  const pc = createColors(colour);
+  const mark = passed(r)
+    ? pc.green(MARK.pass)
+    : r.status === "skipped"
+      ? pc.dim(MARK.skipped)
+      : pc.red(MARK[r.status]);
+  const points = `${r.points}/${r.maxPoints}`.padStart(5);
+  const tag = r.required ? "" : pc.dim(" (extension)");
+  const why = passed(r)
+    ? ""
+    : `  ${textLine(r.reason === "not-implemented" ? r.message : `${r.reason ?? r.status}: ${r.message}`)}`;
+  const details = detailLines(r, { colour, rerun: true });
+  return `${mark} ${textLine(r.id).padEnd(idWidth)} ${points}${tag}${why}\n${details.length > 0 ? `${details.map((l) => `      ${l}`).join("\n")}\n` : ""}`;
+}
+
+/**
+ * The text report's end: the build errors (when the submission did not build), a pointer to the
+ * first task when nothing is implemented yet, and the score lines.
+ */
+export function textReportEnd(results: GradeResults, colour: boolean): string {
+  const pc = createColors(colour);
+  let text = "";
+  if (results.buildErrors.length > 0) {
+    text += `\n${pc.red("The submission did not build:")}\n${buildErrorLines(results.buildErrors, `  ${pc.dim("|")} `).join("\n")}\n`;
+  }
+  const stubs = results.cases.filter((r) => r.reason === "not-implemented").length;
+  if (stubs === results.cases.length && stubs > 0) {
+    text += `\nNothing is implemented yet: start with decodeSubscription in src/subscription.ts (LESSON.md#the-subscription-bytes).\n`;
+  }
+  return `${text}\n${scoreLines(results).join("\n")}\n`;
+}

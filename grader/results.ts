@@ -1,0 +1,138 @@
+/**
+ * What grading produces, as data: one CaseResult per case (its verdict, the mistakes named, and
+ * for a case that did not pass one structured Explanation) and the run's GradeResults. grade.ts
+ * builds them (the explanation with explain/); every reporter, the watch loop and the batch only
+ * read them. The explanation holds what a report shows as typed fields, never as escaped or
+ * coloured text: each format escapes and colours it where it writes it (report/escape.ts).
+ *
+ * Also the one definition of passing: a case passed (`passed`) and a grading passed
+ * (`everyRequiredPassed`), for the exit code, the batch and the class report alike.
+ */
+import type { Case } from "./cases/load.ts";
+import type { Reason, Status, Verdict } from "./verdict/verdict.ts";
+
+/** One line of expected against actual: ` ` both, `-` expected, `+` actual, `…` a note. */
+export interface DiffLine {
+  sign: " " | "-" | "+" | "…";
+  text: string;
+}
+
+/**
+ * A drawing that could not be made (it threw, say on an output whose values do not have the
+ * declared types): its error message's first line, as thrown (not cut, not escaped). The rest of
+ * the case's explanation stands.
+ */
+export interface NotDrawn {
+  kind: "not-drawn";
+  error: string;
+}
+
+/** How the program's answer compares with the expected one. */
+export type Comparison =
+  /**
+   * A wrong assignment: members on one side only (one line per side that has any, e.g.
+   * `missing members (1): "solo"`), and the grid of who owns which partition (assignmentGrid's
+   * lines; empty when the owners do not differ).
+   */
+  | { kind: "grid"; memberSets: string[]; grid: string[] }
+  /** A wrong decode: the line diff of expected against actual (lineDiff's lines). */
+  | { kind: "diff"; lines: DiffLine[] }
+  /** Anything else: what was expected and what the program did, one sentence each. */
+  | { kind: "outcome"; expected: string; actual: string }
+  | NotDrawn;
+
+/** One member's subscription bytes, a field per line, the caret under where reading goes wrong. */
+export interface BytesDump {
+  kind: "bytes";
+  member: string;
+  /** hexDump's lines: offset, bytes, field, value; a caret line under one of them. */
+  lines: string[];
+}
+
+/** A catalogued mistake, as a report names it. */
+export interface NamedMistake {
+  id: string;
+  name: string;
+  /** What the student most likely did and what to do instead. */
+  explanation: string;
+  /** The LESSON.md anchor (without `#`). */
+  lesson: string;
+}
+
+/** What to do about a failed case: the mistakes named, or else the case's hint. */
+export type Advice =
+  { kind: "mistakes"; mistakes: NamedMistake[] } | { kind: "hint"; hint: string; lesson: string };
+
+/** What a report may show of a failure beyond the advice (public cases; never for a stub). */
+export interface ExplanationDetails {
+  /** The input in brief (cases/brief.ts). */
+  input: string;
+  comparison: Comparison;
+  /** The hex dump of the member whose bytes matter, for a wrong answer or a crash; or null. */
+  bytes: BytesDump | NotDrawn | null;
+  /** The last lines of standard error as the program wrote them, for an error; else empty. */
+  stderrTail: string[];
+}
+
+/** Everything a report explains about one case that did not pass. */
+export interface Explanation {
+  /** null for a stub and a skipped case, whose one line says it all. */
+  details: ExplanationDetails | null;
+  advice: Advice;
+  /** The command line that grades just this case again (options.ts rerunCommand). */
+  rerun: string;
+}
+
+/** One case's result: the results file's fields plus what the reports show. */
+export interface CaseResult {
+  id: string;
+  title: string;
+  required: boolean;
+  status: Status;
+  reason: Reason | null;
+  points: number;
+  maxPoints: number;
+  /** The catalogued mistake the outcome matches, when one does (see diagnose/); the first of several. */
+  mistake: string | null;
+  /** Every catalogued mistake the outcome matches (most specific first; usually one). */
+  mistakes: string[];
+  message: string;
+  case: Case;
+  verdict: Verdict;
+  /** Standard error as the program wrote it (capped). */
+  stderr: string;
+  /** Wall-clock time of the run, milliseconds (not part of any verdict). */
+  durationMs: number;
+  /** CPU time the program used, milliseconds, where the sandbox measured it. */
+  cpuMs: number | null;
+  /** Built once, when the case is graded; null for a case that passed. */
+  explanation: Explanation | null;
+}
+
+export interface GradeResults {
+  kit: { version: string; fixtures: string };
+  submission: string;
+  score: number;
+  maxScore: number;
+  extensionScore: number;
+  extensionMaxScore: number;
+  cases: CaseResult[];
+  /** Build errors, when the submission did not build (every case is then `error`). */
+  buildErrors: string[];
+  durationMs: number;
+}
+
+/** True when a case passed. Takes any result with a status (a CaseResult, a results file case). */
+export function passed(r: { status: Status }): boolean {
+  return r.status === "pass";
+}
+
+/**
+ * True when every required case passed: the grader's exit code 0, and what the batch and the
+ * class report count as a submission that passed. Extension cases do not count.
+ */
+export function everyRequiredPassed(
+  cases: readonly { required: boolean; status: Status }[],
+): boolean {
+  return cases.every((r) => !r.required || passed(r));
+}
