@@ -20,10 +20,10 @@ import {
   diagnosisJson,
   formatDiagnosisJson,
   type HashMatrix,
-} from "../grader/mutants/diagnosis-json.ts";
-import { fieldSpans } from "../grader/mutants/field-spans.ts";
-import { LiveOutcomes } from "../grader/mutants/live.ts";
-import { MUTANTS, writeMutant } from "../grader/mutants/mutants.ts";
+} from "../grader/instructor/mutants/diagnosis-json.ts";
+import { fieldSpans } from "../grader/instructor/mutants/field-spans.ts";
+import { LiveOutcomes } from "../grader/instructor/mutants/live.ts";
+import { MUTANTS, writeMutant } from "../grader/instructor/mutants/mutants.ts";
 import { decodeSubscription } from "../solution/src/subscription.ts";
 import { SubscriptionDecodeError } from "../solution/src/decode-error.ts";
 import { grade, gradeJson, variantOfSolution } from "./helpers/grader.ts";

@@ -2,9 +2,9 @@
 // grader/diagnose/diagnosis.json (the data the handout's grader diagnoses and draws from).
 import { writeFileSync } from "node:fs";
 import { relative } from "node:path";
-import { DIAGNOSIS_FILE } from "../diagnose/data.ts";
-import { FixtureSchemas, loadCases } from "../fixtures/load.ts";
-import { BUILT_IN_CASES_DIR } from "../kit.ts";
+import { DIAGNOSIS_FILE } from "../../diagnose/data.ts";
+import { FixtureSchemas, loadCases } from "../../fixtures/load.ts";
+import { BUILT_IN_CASES_DIR } from "../../kit.ts";
 import { buildDiagnosisText } from "./diagnosis-json.ts";
 
 const schemas = new FixtureSchemas();

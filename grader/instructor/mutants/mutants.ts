@@ -7,7 +7,7 @@
 import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { KIT_ROOT } from "../kit.ts";
+import { KIT_ROOT } from "../../kit.ts";
 
 /** Replace `search` (which must occur exactly once) with `replace` in solution/src/`file`. */
 export interface Edit {

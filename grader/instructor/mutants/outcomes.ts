@@ -5,9 +5,9 @@
 import { availableParallelism } from "node:os";
 import { rmSync } from "node:fs";
 import { dirname } from "node:path";
-import type { Outcome } from "../compare/outcome.ts";
-import type { Case, FixtureSchemas } from "../fixtures/load.ts";
-import { gradeSubmission } from "../grade.ts";
+import type { Outcome } from "../../compare/outcome.ts";
+import type { Case, FixtureSchemas } from "../../fixtures/load.ts";
+import { gradeSubmission } from "../../grade.ts";
 import { MUTANTS, writeMutant } from "./mutants.ts";
 
 /** Mistake id to case id to the mutant's outcome on that case. */

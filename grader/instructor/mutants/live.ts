@@ -4,14 +4,14 @@
  */
 import { rmSync } from "node:fs";
 import { dirname } from "node:path";
-import { judge } from "../compare/verdict.ts";
-import { CATALOGUE } from "../diagnose/catalogue.ts";
-import type { Outcome } from "../compare/outcome.ts";
-import { mutantOffsets, outcomeHash } from "../diagnose/data.ts";
-import type { OutcomeSource } from "../diagnose/diagnose.ts";
-import type { Case, FixtureSchemas } from "../fixtures/load.ts";
-import { MEMORY_MIB, OUTPUT_CAP_BYTES } from "../context.ts";
-import { prepareProgram, runCase, type Program } from "../grade.ts";
+import { judge } from "../../compare/verdict.ts";
+import { CATALOGUE } from "../../diagnose/catalogue.ts";
+import type { Outcome } from "../../compare/outcome.ts";
+import { mutantOffsets, outcomeHash } from "../../diagnose/data.ts";
+import type { OutcomeSource } from "../../diagnose/diagnose.ts";
+import type { Case, FixtureSchemas } from "../../fixtures/load.ts";
+import { MEMORY_MIB, OUTPUT_CAP_BYTES } from "../../context.ts";
+import { prepareProgram, runCase, type Program } from "../../grade.ts";
 import { writeMutant } from "./mutants.ts";
 
 /**

@@ -4,7 +4,7 @@
  * output in grader/diagnose/diagnosis.json, which the handout ships instead. A test checks that it
  * agrees with solution/src/subscription.ts on every fixture (values, error field and offset).
  */
-import type { FieldSpan, MemberBytes } from "../diagnose/data.ts";
+import type { FieldSpan, MemberBytes } from "../../diagnose/data.ts";
 
 const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? "" : "s"}`;
 
