@@ -6,11 +6,17 @@ import { DIAGNOSIS_FILE } from "../../diagnose/data.ts";
 import { FixtureSchemas, loadCases } from "../../fixtures/load.ts";
 import { BUILT_IN_CASES_DIR } from "../../kit.ts";
 import { buildDiagnosisText } from "./diagnosis-json.ts";
+import { LiveOutcomes } from "./live.ts";
 
 const schemas = new FixtureSchemas();
 const cases = loadCases(BUILT_IN_CASES_DIR, [], schemas);
 const started = performance.now();
-writeFileSync(DIAGNOSIS_FILE, await buildDiagnosisText(cases, schemas));
+const mutants = new LiveOutcomes(schemas);
+try {
+  writeFileSync(DIAGNOSIS_FILE, await buildDiagnosisText(cases, mutants));
+} finally {
+  mutants.dispose();
+}
 console.log(
   `wrote ${relative(process.cwd(), DIAGNOSIS_FILE)}: ${cases.length} cases, ${((performance.now() - started) / 1000).toFixed(1)} s`,
 );

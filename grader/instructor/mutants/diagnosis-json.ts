@@ -1,18 +1,14 @@
 /**
- * Building the diagnosis data (grader/diagnose/diagnosis.json) from the mutants and the field
- * walker: what `npm run build:diagnosis` writes and what the kit's test compares with the file.
+ * Building the diagnosis data (grader/diagnose/diagnosis.json) from the mutants' outcomes (run by
+ * live.ts) and the field walker: what `npm run build:diagnosis` writes and what the kit's test
+ * compares with the file.
  */
-import type { Case, FixtureSchemas } from "../../fixtures/load.ts";
+import type { Case } from "../../fixtures/load.ts";
 import { caseHash } from "../../fixtures/hash.ts";
-import {
-  mutantOffsets,
-  outcomeHash,
-  type DiagnosisJson,
-  type MemberBytes,
-} from "../../diagnose/data.ts";
+import type { DiagnosisJson, MemberBytes } from "../../diagnose/data.ts";
 import { CATALOGUE } from "../../diagnose/catalogue.ts";
 import { fieldSpans } from "./field-spans.ts";
-import { mutantOutcomes } from "./outcomes.ts";
+import type { LiveOutcomes } from "./live.ts";
 
 /** Cases with more members than this get no field spans (hex dumps are for small cases). */
 const MAX_MEMBERS_WITH_SPANS = 50;
@@ -48,31 +44,22 @@ export function diagnosisJson(
   };
 }
 
-/** Runs every mutant on the cases and returns the data file's text. */
+/**
+ * The data file's text for these cases: every mutant's outcome on each, from `mutants` (which
+ * keeps them, so a caller that has asked about a case already pays nothing more for it).
+ */
 export async function buildDiagnosisText(
   cases: readonly Case[],
-  schemas: FixtureSchemas,
+  mutants: LiveOutcomes,
 ): Promise<string> {
-  const matrix = await mutantOutcomes(cases, schemas);
-  const hashes: HashMatrix = new Map(
-    [...matrix].map(([id, outcomes]) => [
-      id,
-      new Map([...outcomes].map(([caseId, o]) => [caseId, outcomeHash(o)])),
-    ]),
-  );
-  const offsets = new Map(
-    cases.map((c) => [
-      c.id,
-      mutantOffsets(
-        new Map(
-          [...matrix].flatMap(([id, byCase]) => {
-            const o = byCase.get(c.id);
-            return o === undefined ? [] : [[id, o] as const];
-          }),
-        ),
-      ),
-    ]),
-  );
+  const hashes: HashMatrix = new Map();
+  const offsets = new Map<string, Map<string, number>>();
+  for (const c of cases) {
+    for (const [id, hash] of await mutants.outcomesFor(c)) {
+      hashes.set(id, (hashes.get(id) ?? new Map<string, string>()).set(c.id, hash));
+    }
+    offsets.set(c.id, await mutants.offsetsFor(c));
+  }
   return formatDiagnosisJson(diagnosisJson(cases, hashes, offsets));
 }
 

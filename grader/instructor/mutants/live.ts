@@ -1,6 +1,8 @@
 /**
- * The live diagnosis path (instructor kit): for a case the data file does not cover (a private or
- * random case, or one edited since), build every mutant once and run each on that case.
+ * The one runner of the mutants (instructor kit): every catalogued mistake's mutant built once,
+ * run on a case when that case is first asked about, each outcome kept. The grader uses it for
+ * cases grader/diagnose/diagnosis.json does not cover (private, random or edited cases);
+ * `npm run build:diagnosis` and the kit's tests record and check that file with it.
  */
 import { rmSync } from "node:fs";
 import { dirname } from "node:path";
@@ -15,29 +17,40 @@ import { prepareProgram, runCase, type Program } from "../../grade.ts";
 import { writeMutant } from "./mutants.ts";
 
 /**
- * Mutant outcomes found by running every mutant on the case (built once, kept per case), for
- * cases the recorded data does not cover. Call dispose() to remove what it built.
+ * The limits every mutant runs under: the grader's memory and output caps, and a per-case time
+ * limit well above what a mutant needs (each is the reference with one mistake: it finishes fast).
+ */
+export const MUTANT_LIMITS = {
+  timeoutMs: 20_000,
+  memoryMiB: MEMORY_MIB,
+  outputCapBytes: OUTPUT_CAP_BYTES,
+} as const;
+
+/**
+ * Mutant outcomes found by running the mutants: on a case's first use every mutant runs on it (in
+ * parallel), and the outcomes are kept by case id. Call dispose() to remove what it built.
  */
 export class LiveOutcomes implements OutcomeSource {
   private programs: Promise<Map<string, Program>> | undefined;
   private readonly cleanup: (() => void)[] = [];
   private readonly cache = new Map<string, Promise<Map<string, Outcome>>>();
 
+  /** @param ids the mistakes whose mutants run (default: the whole catalogue, in its order) */
   constructor(
     private readonly schemas: FixtureSchemas,
-    private readonly timeoutMs = 20_000,
+    private readonly ids: readonly string[] = [...CATALOGUE.keys()],
   ) {}
 
   /** Mistake id to that mutant's program, built on first use. */
   private build(): Promise<Map<string, Program>> {
     this.programs ??= (async () => {
       const programs = new Map<string, Program>();
-      for (const id of CATALOGUE.keys()) {
+      for (const id of this.ids) {
         const dir = writeMutant(id);
         this.cleanup.push(() => rmSync(dirname(dir), { recursive: true, force: true }));
         const prepared = await prepareProgram(
           { kind: "folder", path: dir, name: `mutant ${id}` },
-          { memoryMiB: MEMORY_MIB, timeoutMs: this.timeoutMs },
+          MUTANT_LIMITS,
         );
         this.cleanup.push(prepared.cleanup);
         if (prepared.program === undefined) {
@@ -50,16 +63,20 @@ export class LiveOutcomes implements OutcomeSource {
     return this.programs;
   }
 
-  /** Every mutant's outcome on the case, run once per case and kept. */
-  private outcomes(c: Case): Promise<Map<string, Outcome>> {
+  /**
+   * Every mutant's outcome on the case, in the order of `ids`; run once per case id and kept.
+   *
+   * @throws Error when a mutant does not build (its replacements no longer fit solution/src)
+   */
+  outcomes(c: Case): Promise<Map<string, Outcome>> {
     let outcomes = this.cache.get(c.id);
     if (outcomes === undefined) {
       outcomes = (async () => {
-        const limits = { timeoutMs: this.timeoutMs, outputCapBytes: OUTPUT_CAP_BYTES };
         const runs = await Promise.all(
           [...(await this.build())].map(async ([id, program]): Promise<[string, Outcome]> => {
-            const run = await runCase(program, c, limits);
-            return [id, judge(c, run, this.schemas.output(c.mode)).outcome];
+            const run = await runCase(program, c, MUTANT_LIMITS);
+            const verdict = judge(c, run, this.schemas.output(c.mode), MUTANT_LIMITS.timeoutMs);
+            return [id, verdict.outcome];
           }),
         );
         return new Map(runs);
