@@ -44,6 +44,7 @@ ${body}
 }`,
   );
 
+/** Mistake id to its mutant's replacements, in the catalogue's order. */
 export const MUTANTS: ReadonlyMap<string, readonly Replacement[]> = new Map<
   string,
   readonly Replacement[]
