@@ -31,7 +31,7 @@ export interface GradingContext {
 /** True in the instructor kit, which has the reference and the mutants (not the handout). */
 export function isInstructorKit(): boolean {
   return (
-    existsSync(join(KIT_ROOT, "grader", "mutants", "live.ts")) &&
+    existsSync(join(KIT_ROOT, "grader", "instructor", "mutants", "live.ts")) &&
     existsSync(join(KIT_ROOT, "solution", "src", "main.ts"))
   );
 }
@@ -58,7 +58,7 @@ export async function prepareGrading(command: GradeCommand): Promise<GradingCont
         "--random computes answers with the reference solution: it works in the instructor kit only",
       );
     }
-    const { randomCases } = await import("./random/random-cases.ts");
+    const { randomCases } = await import("./instructor/random/random-cases.ts");
     cases = [...cases, ...(await randomCases(command.random.count, command.random.seed, schemas))];
   }
   const kit = { version: kitVersion(), fixtures: fixtureHash(cases) };
@@ -80,7 +80,7 @@ export async function prepareGrading(command: GradeCommand): Promise<GradingCont
   let diagnosis: OutcomeSource = file;
   let dispose = () => {};
   if (isInstructorKit()) {
-    const { LiveOutcomes } = await import("./mutants/live.ts");
+    const { LiveOutcomes } = await import("./instructor/mutants/live.ts");
     const live = new LiveOutcomes(schemas);
     diagnosis = new FirstOf([file, live]);
     dispose = () => live.dispose();

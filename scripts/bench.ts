@@ -21,7 +21,7 @@ import kafkajs from "kafkajs";
 import { CATALOGUE } from "../grader/diagnose/catalogue.ts";
 import { FixtureSchemas, loadCases } from "../grader/cases/load.ts";
 import { BUILT_IN_CASES_DIR } from "../grader/kit.ts";
-import { writeMutant } from "../grader/mutants/mutants.ts";
+import { writeMutant } from "../grader/instructor/mutants/mutants.ts";
 import { buildSubmission } from "../grader/run/build.ts";
 import { assignRange, type MemberSubscription } from "../solution/src/range-assignor.ts";
 import { decodeSubscription } from "../solution/src/subscription.ts";

@@ -9,7 +9,8 @@ import { dirname, join, relative, resolve } from "node:path";
 import { DIAGNOSIS_FILE } from "../grader/diagnose/data.ts";
 import { FixtureSchemas, loadCases } from "../grader/cases/load.ts";
 import { BUILT_IN_CASES_DIR, KIT_ROOT } from "../grader/kit.ts";
-import { buildDiagnosisText } from "../grader/mutants/diagnosis-json.ts";
+import { buildDiagnosisText } from "../grader/instructor/mutants/diagnosis-json.ts";
+import { LiveOutcomes } from "../grader/instructor/mutants/live.ts";
 import { CASE_FILES, writeCases } from "../fixtures/recipes/write.ts";
 import { VALIDATOR_TARGETS, validatorFiles } from "./validator-source.ts";
 
@@ -94,7 +95,12 @@ export async function generate(
       written.push(...files.map((file) => `${CASES}/${file}`));
     } else {
       const cases = loadCases(casesDir, [], schemas);
-      written.push(write(root, DIAGNOSIS, await buildDiagnosisText(cases, schemas)));
+      const mutants = new LiveOutcomes(schemas);
+      try {
+        written.push(write(root, DIAGNOSIS, await buildDiagnosisText(cases, mutants)));
+      } finally {
+        mutants.dispose();
+      }
     }
     all.set(artefact, written);
     const seconds = ((performance.now() - started) / 1000).toFixed(1);

@@ -2,8 +2,8 @@
  * `npm run handout -- OUT`: builds the student handout, the repository students clone, from this
  * kit. OUT gets exactly the files listed in HANDOUT below, nothing else: the lesson, the starter as
  * the student's workspace at src/ (so the handout's root is itself a submission and
- * `npm run grade` grades it), the grader without its instructor-only parts (the mutants and the
- * random cases, which run the reference), the built-in cases with their answers, a README for
+ * `npm run grade` grades it), the grader without grader/instructor/ (the parts that run or embed
+ * the reference: the mutants, the random cases), the built-in cases with their answers, a README for
  * students, a GitHub Actions workflow, a package.json and lockfile with only what grading needs,
  * and kit-stamp.json (kit version and case-set hash, the stamp every report prints).
  *
@@ -38,31 +38,20 @@ export type HandoutEntry =
   | { kind: "file"; to: string; from: string }
   /** A file from handout/ with its {{PLACEHOLDERS}} filled in (kit version, case set). */
   | { kind: "template"; to: string; from: string }
-  /** The files of a kit folder whose names match, in that folder only or (deep) below it too. */
-  | { kind: "folder"; to: string; from: string; match: RegExp; deep: boolean }
+  /**
+   * The files of a kit folder whose names match, in that folder only or (deep) below it too,
+   * leaving out the subfolder `except` names (relative to `from`), if any.
+   */
+  | { kind: "folder"; to: string; from: string; match: RegExp; deep: boolean; except?: string }
   /** A file this script writes. */
   | { kind: "generated"; to: "package.json" | "package-lock.json" | "kit-stamp.json" };
 
-/** Grader folders the handout ships: everything grading and reporting runs on. */
-export const SHIPPED_GRADER_FOLDERS = [
-  "batch",
-  "cases",
-  "diagnose",
-  "explain",
-  "report",
-  "run",
-  "schemas",
-  "verdict",
-] as const;
-
 /**
- * Grader folders that stay in the instructor kit, with the reason. Every folder of grader/ must
- * be in one of the two lists, so a new one is never shipped, or left out, by accident.
+ * The grader's instructor-only folder, relative to grader/: everything that runs or embeds the
+ * reference (the mutants, the random cases) lives below it, and nothing below it ships. The
+ * rule is the layout, not a list: any other grader folder ships.
  */
-export const INSTRUCTOR_ONLY_GRADER_FOLDERS: Readonly<Record<string, string>> = {
-  mutants: "the mutants are the reference with one mistake each (diagnosis.json replaces them)",
-  random: "random cases take their answers from the reference",
-};
+export const INSTRUCTOR_ONLY_DIR = "instructor";
 
 /**
  * The grader's code and data: TypeScript, JSON, and the plain JavaScript that Node runs directly
@@ -81,14 +70,15 @@ export const HANDOUT: readonly HandoutEntry[] = [
   { kind: "folder", to: "figures", from: "figures", match: /\.svg$/, deep: false },
   // The student's workspace: the starter, stubs and complete helpers (input-validator.* too).
   { kind: "folder", to: "src", from: "starter/src", match: /^[^.]/, deep: false },
-  { kind: "folder", to: "grader", from: "grader", match: GRADER_CODE, deep: false },
-  ...SHIPPED_GRADER_FOLDERS.map((name): HandoutEntry => ({
+  // The grader, all of it but grader/instructor/.
+  {
     kind: "folder",
-    to: `grader/${name}`,
-    from: `grader/${name}`,
+    to: "grader",
+    from: "grader",
     match: GRADER_CODE,
     deep: true,
-  })),
+    except: INSTRUCTOR_ONLY_DIR,
+  },
   // The visible cases with their answers, and the schemas they are validated with.
   { kind: "folder", to: "fixtures/cases", from: "fixtures/cases", match: /\.json$/, deep: true },
   { kind: "folder", to: "fixtures/schema", from: "fixtures/schema", match: /\.json$/, deep: false },
@@ -135,13 +125,16 @@ export interface HandoutFile {
   entry: HandoutEntry;
 }
 
-/** Every file under `dir` (deep: in subfolders too), relative to it, with `/`, sorted. */
-function filesUnder(dir: string, deep: boolean, prefix = ""): string[] {
+/**
+ * Every file under `dir` (deep: in subfolders too), relative to it, with `/`, sorted; the
+ * subfolder `except` (a path relative to `dir`) left out.
+ */
+function filesUnder(dir: string, deep: boolean, except?: string, prefix = ""): string[] {
   const out: string[] = [];
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const rel = prefix === "" ? entry.name : `${prefix}/${entry.name}`;
     if (entry.isDirectory()) {
-      if (deep) out.push(...filesUnder(join(dir, entry.name), deep, rel));
+      if (deep && rel !== except) out.push(...filesUnder(join(dir, entry.name), deep, except, rel));
     } else if (entry.isFile()) out.push(rel);
   }
   return out.sort();
@@ -155,25 +148,9 @@ const byPath = (a: { path: string }, b: { path: string }) =>
  *
  * @param kitRoot the instructor kit (default: this one)
  * @returns every file OUT will hold, sorted by path
- * @throws SetupError when a listed source is missing, or grader/ has a folder that is neither
- *   shipped nor instructor-only
+ * @throws SetupError when a listed source is missing
  */
 export function handoutFiles(kitRoot: string = KIT_ROOT): HandoutFile[] {
-  const graderFolders = readdirSync(join(kitRoot, "grader"), { withFileTypes: true })
-    .filter((e) => e.isDirectory())
-    .map((e) => e.name);
-  const unclassified = graderFolders.filter(
-    (name) =>
-      !(SHIPPED_GRADER_FOLDERS as readonly string[]).includes(name) &&
-      !(name in INSTRUCTOR_ONLY_GRADER_FOLDERS),
-  );
-  if (unclassified.length > 0) {
-    throw new SetupError(
-      `grader/${unclassified.join(", grader/")}: add it to SHIPPED_GRADER_FOLDERS (students need it to ` +
-        `grade) or INSTRUCTOR_ONLY_GRADER_FOLDERS (it uses the reference) in scripts/handout.ts`,
-    );
-  }
-
   const files: HandoutFile[] = [];
   for (const entry of HANDOUT) {
     if (entry.kind === "generated") {
@@ -187,7 +164,7 @@ export function handoutFiles(kitRoot: string = KIT_ROOT): HandoutFile[] {
       files.push({ path: entry.to, source: from, entry });
       continue;
     }
-    const names = filesUnder(from, entry.deep).filter((rel) =>
+    const names = filesUnder(from, entry.deep, entry.except).filter((rel) =>
       entry.match.test(posix.basename(rel)),
     );
     if (names.length === 0) throw new SetupError(`${entry.from} has no file for the handout`);
@@ -343,14 +320,14 @@ const REQUIRE = /\brequire(?:\.resolve)?\(\s*["']([^"']+)["']\s*\)/g;
 
 /**
  * Checks that the shipped code imports only what the handout has: shipped files, Node's
- * built-ins, and the packages in its package.json. A dynamic import may reach an instructor-only
- * grader folder (the grader loads those only in the instructor kit).
+ * built-ins, and the packages in its package.json. A dynamic import may reach grader/instructor/
+ * (the grader loads it only in the instructor kit).
  *
  * @returns one line per problem
  */
 function checkImports(files: readonly HandoutFile[], installed: ReadonlySet<string>): string[] {
   const shipped = new Set(files.map((f) => f.path));
-  const instructorOnly = Object.keys(INSTRUCTOR_ONLY_GRADER_FOLDERS).map((n) => `grader/${n}/`);
+  const instructorOnly = `grader/${INSTRUCTOR_ONLY_DIR}/`;
   const problems: string[] = [];
   for (const file of files) {
     if (file.source === undefined || !/\.(ts|js|mjs)$/.test(file.path)) continue;
@@ -366,7 +343,7 @@ function checkImports(files: readonly HandoutFile[], installed: ReadonlySet<stri
       if (specifier.startsWith(".")) {
         const target = posix.normalize(posix.join(posix.dirname(file.path), specifier));
         if (shipped.has(target)) continue;
-        if (dynamic && instructorOnly.some((dir) => target.startsWith(dir))) continue;
+        if (dynamic && target.startsWith(instructorOnly)) continue;
         problems.push(`${file.path} imports ${specifier}, which the handout does not have`);
       } else if (specifier.startsWith("node:") || BUILTINS.has(specifier)) {
         continue;

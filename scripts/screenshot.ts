@@ -17,7 +17,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { chromium } from "playwright-core";
-import { writeMutant } from "../grader/mutants/mutants.ts";
+import { writeMutant } from "../grader/instructor/mutants/mutants.ts";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";

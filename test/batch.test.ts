@@ -23,7 +23,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mainMistake, type SubmissionResults } from "../grader/batch/gradebook.ts";
 import { resultsFileName } from "../grader/batch/output.ts";
 import { shareOf } from "../grader/batch/shard.ts";
-import { writeMutant } from "../grader/mutants/mutants.ts";
+import { writeMutant } from "../grader/instructor/mutants/mutants.ts";
 import { grade } from "./helpers/grader.ts";
 import { CASES_DIR, ROOT } from "./helpers/program.ts";
 import { parseCsv } from "./helpers/readers.ts";

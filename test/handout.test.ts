@@ -32,8 +32,8 @@ const CANARIES = [
   "// canary: reference body of decodeSubscription — must never appear in a handout",
   "// canary: reference body of assignRange — must never appear in a handout",
 ];
-/** Grader folders that use the reference and stay in the instructor kit. */
-const INSTRUCTOR_ONLY = ["grader/mutants/", "grader/random/"];
+/** The grader's folder for what uses the reference: it stays in the instructor kit. */
+const INSTRUCTOR_ONLY = ["grader/instructor/"];
 /** Packages of the kit that grading does not need, so the handout must not install them. */
 const NOT_FOR_STUDENTS = [
   "vitest",
@@ -358,7 +358,7 @@ describe("the handout on its own: installed from its lockfile, graded through np
   }, 120_000);
 
   it("names a catalogued mistake from the data file, without any mutant", () => {
-    expect(existsSync(join(out, "grader", "mutants"))).toBe(false);
+    expect(existsSync(join(out, "grader", "instructor"))).toBe(false);
     const clone = cloneOf(out, "with-locale-order");
     cpSync(join(ROOT, "solution", "src", "subscription.ts"), join(clone, "src", "subscription.ts"));
     const source = readFileSync(join(ROOT, "solution", "src", "range-assignor.ts"), "utf8");

@@ -7,16 +7,27 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CATALOGUE, type Mistake } from "../grader/diagnose/catalogue.ts";
-import { loadDiagnosisData, outcomeHash, type CaseDiagnosis } from "../grader/diagnose/data.ts";
+import {
+  DIAGNOSIS_FILE,
+  loadDiagnosisData,
+  outcomeHash,
+  type CaseDiagnosis,
+} from "../grader/diagnose/data.ts";
 import { FileOutcomes, matchMistakes } from "../grader/diagnose/diagnose.ts";
 import { FixtureSchemas, loadCaseFolder, loadCases, type Case } from "../grader/cases/load.ts";
 import { BUILT_IN_CASES_DIR } from "../grader/kit.ts";
-import { fieldSpans } from "../grader/mutants/field-spans.ts";
-import { LiveOutcomes } from "../grader/mutants/live.ts";
-import { MUTANTS, writeMutant } from "../grader/mutants/mutants.ts";
+import { buildDiagnosisText } from "../grader/instructor/mutants/diagnosis-json.ts";
+import { fieldSpans } from "../grader/instructor/mutants/field-spans.ts";
+import { LiveOutcomes } from "../grader/instructor/mutants/live.ts";
+import {
+  MUTANTS,
+  writeMutant,
+  writeVariant,
+  type Replacement,
+} from "../grader/instructor/mutants/mutants.ts";
 import { decodeSubscription } from "../solution/src/subscription.ts";
 import { SubscriptionDecodeError } from "../solution/src/decode-error.ts";
-import { grade, gradeJson, variantOfSolution } from "./helpers/grader.ts";
+import { grade, gradeJson } from "./helpers/grader.ts";
 import { lessonAnchors } from "./helpers/lesson.ts";
 import { ROOT } from "./helpers/program.ts";
 
@@ -197,13 +208,13 @@ describe("the recorded diagnosis data is what running the mutants live gives", (
   const live = new LiveOutcomes(schemas);
   afterAll(() => live.dispose());
 
-  // That the file is what `npm run generate` writes is test/generated.test.ts's check; this one
-  // checks that the live path (private cases) agrees with what was recorded.
-  it("for every mutant on every built-in case", async () => {
+  it("for every mutant on every built-in case, and the file is what npm run build:diagnosis writes", async () => {
     for (const c of cases) {
       expect(await live.outcomesFor(c), c.id).toEqual(recorded(c).outcomes);
       expect(await live.offsetsFor(c), `${c.id}: offsets`).toEqual(recorded(c).offsets);
     }
+    // The same runner and the same code as npm run generate (the outcomes are kept per case).
+    expect(await buildDiagnosisText(cases, live)).toBe(readFileSync(DIAGNOSIS_FILE, "utf8"));
   }, 300_000);
 });
 
@@ -217,16 +228,21 @@ describe("grading names the mistake", () => {
     ).toBe(true);
   });
 
-  it.each([
+  // Each written differently from its mutant, as a student might: the same behaviour is named.
+  it.each<[string, string, Replacement[]]>([
     [
       "numeric-order",
       "04-string-order-not-numeric",
       [
         {
           file: "range-assignor.ts",
-          search: "return a < b ? -1 : a > b ? 1 : 0;",
-          replace:
-            "const [, pa = a, na] = /^(.*?)(\\d+)$/.exec(a) ?? [];\n  const [, pb = b, nb] = /^(.*?)(\\d+)$/.exec(b) ?? [];\n  if (pa === pb && na !== undefined && nb !== undefined) return Number(na) - Number(nb);\n  return a < b ? -1 : a > b ? 1 : 0;",
+          replaceFunction: "compareCodeUnits",
+          with: `function compareCodeUnits(a: string, b: string): number {
+  const [, pa = a, na] = /^(.*?)(\\d+)$/.exec(a) ?? [];
+  const [, pb = b, nb] = /^(.*?)(\\d+)$/.exec(b) ?? [];
+  if (pa === pb && na !== undefined && nb !== undefined) return Number(na) - Number(nb);
+  return a < b ? -1 : a > b ? 1 : 0;
+}`,
         },
       ],
     ],
@@ -236,16 +252,13 @@ describe("grading names the mistake", () => {
       [
         {
           file: "range-assignor.ts",
-          search:
-            "const length = numPartitionsPerConsumer + (i < consumersWithExtraPartition ? 1 : 0);",
-          replace:
-            "const size = Math.ceil(numPartitionsForTopic / consumersForTopic.length);\n      const length = Math.min(size, Math.max(0, numPartitionsForTopic - size * i));",
-        },
-        {
-          file: "range-assignor.ts",
-          search:
-            "const start = numPartitionsPerConsumer * i + Math.min(i, consumersWithExtraPartition);",
-          replace: "const start = Math.ceil(numPartitionsForTopic / consumersForTopic.length) * i;",
+          replaceFunction: "rangeForConsumer",
+          with: `function rangeForConsumer(i: number, m: number, n: number): number[] {
+  const size = Math.ceil(n / m);
+  const partitions: number[] = [];
+  for (let p = size * i; p < Math.min(n, size * (i + 1)); p++) partitions.push(p);
+  return partitions;
+}`,
         },
       ],
     ],
@@ -255,9 +268,14 @@ describe("grading names the mistake", () => {
       [
         {
           file: "subscription.ts",
-          search: "const value = this.view.getInt32(this.offset);",
-          replace:
-            "const b = this.bytes;\n    const o = this.offset;\n    const value = (b[o] ?? 0) | ((b[o + 1] ?? 0) << 8) | ((b[o + 2] ?? 0) << 16) | ((b[o + 3] ?? 0) << 24);",
+          replaceFunction: "ByteReader.int32",
+          with: `int32(field: string, index?: number): number {
+  this.need(4, "int32", field, index);
+  const b = this.bytes;
+  const o = this.offset;
+  this.offset += 4;
+  return (b[o] ?? 0) | ((b[o + 1] ?? 0) << 8) | ((b[o + 2] ?? 0) << 16) | ((b[o + 3] ?? 0) << 24);
+}`,
         },
       ],
     ],
@@ -267,14 +285,25 @@ describe("grading names the mistake", () => {
       [
         {
           file: "subscription.ts",
-          search: "    const length = this.int32(field);\n    if (length < 0) return null;",
-          replace:
-            '    const length = this.int32(field);\n    if (length === -1) return null;\n    if (length < 0) throw new SubscriptionDecodeError({ field, offset: this.offset - 4, expected: "a length >= -1", found: `found ${length}` });',
+          replaceFunction: "ByteReader.nullableBytes",
+          with: `nullableBytes(field: string): Uint8Array | null {
+  const length = this.int32(field);
+  if (length === -1) return null;
+  if (length < 0) {
+    throw new SubscriptionDecodeError({
+      field,
+      offset: this.offset - 4,
+      expected: "a length >= -1",
+      found: \`found \${length}\`,
+    });
+  }
+  return this.take(length, "bytes", field).slice();
+}`,
         },
       ],
     ],
-  ])("a hand-made %s is named on %s", (id, caseId, edits) => {
-    const dir = variantOfSolution(edits as Parameters<typeof variantOfSolution>[0]);
+  ])("a hand-made %s is named on %s", (id, caseId, replacements) => {
+    const dir = writeVariant(`hand-made-${id}`, replacements);
     const { results } = gradeJson([dir, "--only", caseId]);
     const result = results.cases[0];
     expect(result?.status).not.toBe("pass");

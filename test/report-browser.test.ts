@@ -11,7 +11,7 @@ import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { writeMutant } from "../grader/mutants/mutants.ts";
+import { writeMutant } from "../grader/instructor/mutants/mutants.ts";
 import { grade } from "./helpers/grader.ts";
 import { ROOT } from "./helpers/program.ts";
 

@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { copyFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { writeMutant } from "../grader/mutants/mutants.ts";
+import { writeMutant } from "../grader/instructor/mutants/mutants.ts";
 import { ROOT } from "./helpers/program.ts";
 
 const ONLY = ["01-lesson-7-partitions-3-members", "04-string-order-not-numeric", "18-large-group"];

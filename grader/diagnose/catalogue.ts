@@ -1,8 +1,8 @@
 /**
  * The mistake catalogue: every common mistake the kit teaches, named in plain words for the
  * student with the LESSON.md section to reread. Each id has an executable variant of the reference
- * with exactly that one mistake (a "mutant", grader/mutants/, instructor kit only); the grader names
- * a mistake when a submission's outcome on a failed case equals that mutant's outcome.
+ * with exactly that one mistake (a "mutant", grader/instructor/mutants/, instructor kit only); the
+ * grader names a mistake when a submission's outcome on a failed case equals that mutant's outcome.
  */
 
 export interface Mistake {

@@ -38,60 +38,55 @@ export function assignRange(
   const assignment: Assignment = new Map();
   for (const memberId of subscriptions.keys()) assignment.set(memberId, new Map());
 
-  for (const [topic, consumersForTopic] of membersPerTopic(subscriptions)) {
+  for (const [topic, consumersForTopic] of consumersPerTopic(subscriptions)) {
     const numPartitionsForTopic = partitionsPerTopic.get(topic);
     if (numPartitionsForTopic === undefined) continue; // no metadata: the leader cannot assign it
 
-    const numPartitionsPerConsumer = Math.floor(numPartitionsForTopic / consumersForTopic.length);
-    const consumersWithExtraPartition = numPartitionsForTopic % consumersForTopic.length;
-
+    consumersForTopic.sort(compareMembers);
     consumersForTopic.forEach((member, i) => {
-      const start = numPartitionsPerConsumer * i + Math.min(i, consumersWithExtraPartition);
-      const length = numPartitionsPerConsumer + (i < consumersWithExtraPartition ? 1 : 0);
-      if (length === 0) return;
-      const partitions: number[] = [];
-      for (let p = start; p < start + length; p++) partitions.push(p);
-      assignment.get(member.memberId)?.set(topic, partitions);
+      const partitions = rangeForConsumer(i, consumersForTopic.length, numPartitionsForTopic);
+      if (partitions.length > 0) assignment.get(member.memberId)?.set(topic, partitions);
     });
   }
   return assignment;
 }
 
+/** One member as the assignor sees it (Kafka's AbstractPartitionAssignor.MemberInfo). */
 interface MemberInfo {
   memberId: string;
   groupInstanceId: string | null;
-  topics: readonly string[];
 }
 
 /**
- * Topic to its subscribers in Kafka's member order, each member once per topic even if it listed
- * the topic twice. All members are sorted once; walking them in that order leaves every topic's
- * list already sorted, so no topic needs a sort of its own.
+ * Topic to the members subscribed to it, each member once (AbstractPartitionAssignor's
+ * consumersPerTopic; Kafka counts a member that listed a topic twice once). assignRange sorts
+ * each list, as Kafka does; the members are visited here in that order already, so each list is
+ * built sorted and its sort is one pass (one sort of all members instead of one per topic).
  */
-function membersPerTopic(
+function consumersPerTopic(
   subscriptions: ReadonlyMap<string, MemberSubscription>,
 ): Map<string, MemberInfo[]> {
-  const members: MemberInfo[] = [...subscriptions].map(
-    ([memberId, { topics, groupInstanceId }]) => ({
-      memberId,
-      groupInstanceId,
-      topics,
-    }),
-  );
-  members.sort(compareMembers);
-  const result = new Map<string, MemberInfo[]>();
-  for (const member of members) {
-    for (const topic of member.topics) {
-      const subscribers = result.get(topic);
-      if (subscribers === undefined) result.set(topic, [member]);
-      // A topic listed twice by one member finds that member already last in its list.
-      else if (subscribers[subscribers.length - 1] !== member) subscribers.push(member);
+  const members = [...subscriptions].map(([memberId, { topics, groupInstanceId }]) => ({
+    member: { memberId, groupInstanceId },
+    topics,
+  }));
+  members.sort((a, b) => compareMembers(a.member, b.member));
+  const topicToConsumers = new Map<string, MemberInfo[]>();
+  for (const { member, topics } of members) {
+    for (const topic of topics) {
+      const consumers = topicToConsumers.get(topic);
+      if (consumers === undefined) topicToConsumers.set(topic, [member]);
+      // A topic this member listed before: the member is still last in the topic's list.
+      else if (consumers.at(-1) !== member) consumers.push(member);
     }
   }
-  return result;
+  return topicToConsumers;
 }
 
-/** Kafka's MemberInfo.compareTo: static members first by instance id, then by member id. */
+/**
+ * Kafka's member order (MemberInfo.compareTo): members with a group instance id (static members)
+ * first, by instance id; then the others by member id.
+ */
 function compareMembers(a: MemberInfo, b: MemberInfo): number {
   if (a.groupInstanceId !== null && b.groupInstanceId !== null) {
     return compareCodeUnits(a.groupInstanceId, b.groupInstanceId);
@@ -104,4 +99,29 @@ function compareMembers(a: MemberInfo, b: MemberInfo): number {
 /** Java's String.compareTo order: UTF-16 code units, no locale, no normalisation. */
 function compareCodeUnits(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * The partitions RangeAssignor gives one consumer of a topic: with n partitions and m consumers,
+ * every consumer gets numPartitionsPerConsumer (n div m) consecutive partitions and the first
+ * consumersWithExtraPartition (n mod m) consumers one more, so consumer i starts at
+ * numPartitionsPerConsumer * i + min(i, consumersWithExtraPartition).
+ *
+ * @param i the consumer's place (0-based) in the topic's consumers, sorted by compareMembers
+ * @param numConsumers m, the topic's consumers (at least 1)
+ * @param numPartitionsForTopic n, the topic's partition count (an integer >= 0)
+ * @returns the consumer's partitions, ascending; empty when n < m leaves it none
+ */
+function rangeForConsumer(
+  i: number,
+  numConsumers: number,
+  numPartitionsForTopic: number,
+): number[] {
+  const numPartitionsPerConsumer = Math.floor(numPartitionsForTopic / numConsumers);
+  const consumersWithExtraPartition = numPartitionsForTopic % numConsumers;
+  const start = numPartitionsPerConsumer * i + Math.min(i, consumersWithExtraPartition);
+  const length = numPartitionsPerConsumer + (i < consumersWithExtraPartition ? 1 : 0);
+  const partitions: number[] = [];
+  for (let p = start; p < start + length; p++) partitions.push(p);
+  return partitions;
 }

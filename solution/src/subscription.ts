@@ -48,171 +48,186 @@ export const HIGHEST_SUBSCRIPTION_VERSION = 3;
 export function decodeSubscription(bytes: Uint8Array): Subscription {
   // canary: reference body of decodeSubscription — must never appear in a handout
   const reader = new ByteReader(bytes);
-  const versionOffset = reader.offset;
+  const version = readVersion(reader);
+  // A newer writer appends fields after version 3's: read version 3's and ignore the rest.
+  const readAs = Math.min(version, HIGHEST_SUBSCRIPTION_VERSION);
+
+  // Each topic is at least its 2-byte length.
+  const topics = reader.array("topics", 2, (i) => reader.string("topics", i));
+  const userData = reader.nullableBytes("userData");
+  let ownedPartitions: TopicPartitions[] = [];
+  if (readAs >= 1) {
+    // Each entry is at least a 2-byte topic length and a 4-byte partition count.
+    ownedPartitions = reader.array("ownedPartitions", 6, (i) => readTopicPartitions(reader, i));
+  }
+  const generationId = readAs >= 2 ? reader.int32("generationId") : -1;
+  const rackId = readAs >= 3 ? reader.nullableString("rackId") : null;
+  return { version, topics, userData, ownedPartitions, generationId, rackId };
+}
+
+/** The int16 version; a negative one is an error (ConsumerProtocol.checkSubscriptionVersion). */
+function readVersion(reader: ByteReader): number {
+  const offset = reader.offset;
   const version = reader.int16("version");
   if (version < 0) {
     throw new SubscriptionDecodeError({
       field: "version",
-      offset: versionOffset,
+      offset,
       expected: "a version >= 0",
       found: `found ${version}`,
     });
   }
-  const readAs = Math.min(version, HIGHEST_SUBSCRIPTION_VERSION);
+  return version;
+}
 
-  const topics = reader.array("topics", 2, (field) => reader.string(field));
-  const userData = reader.nullableBytes("userData");
+/** Entry `i` of ownedPartitions: a topic string, then an array of int32 partitions. */
+function readTopicPartitions(reader: ByteReader, i: number): TopicPartitions {
+  const field = `ownedPartitions[${i}]`;
+  const topic = reader.string(`${field}.topic`);
+  const partitions = reader.array(`${field}.partitions`, 4, (j) =>
+    reader.int32(`${field}.partitions`, j),
+  );
+  return { topic, partitions };
+}
 
-  const subscription: Subscription = {
-    version,
-    topics,
-    userData,
-    ownedPartitions: [],
-    generationId: -1,
-    rackId: null,
-  };
-  if (readAs >= 1) {
-    // Each entry is at least a 2-byte topic length and a 4-byte partition count.
-    subscription.ownedPartitions = reader.array("ownedPartitions", 6, (field) => ({
-      topic: reader.string(() => `${pathOf(field)}.topic`),
-      partitions: reader.array(
-        () => `${pathOf(field)}.partitions`,
-        4,
-        (partition) => reader.int32(partition),
-      ),
-    }));
-  }
-  if (readAs >= 2) subscription.generationId = reader.int32("generationId");
-  if (readAs >= 3) subscription.rackId = reader.nullableString("rackId");
-  return subscription;
+const utf8Decoder = new TextDecoder("utf-8", { ignoreBOM: true });
+
+/**
+ * Kafka's strings are UTF-8: bytes that are not valid UTF-8 become U+FFFD, and a leading U+FEFF
+ * stays part of the name (`ignoreBOM`), as in Java.
+ */
+function decodeUtf8(bytes: Uint8Array): string {
+  return utf8Decoder.decode(bytes);
+}
+
+/** A DataView of exactly these bytes: a Uint8Array may start anywhere inside its ArrayBuffer. */
+function dataViewOf(bytes: Uint8Array): DataView {
+  return new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
 /**
- * A field's path for error messages (`topics[1]`), or a function that builds it: paths of array
- * items are built only when an error needs one, since building `topics[17]` for every topic costs
- * more than reading the topic.
- */
-type Field = string | (() => string);
-
-const pathOf = (field: Field): string => (typeof field === "string" ? field : field());
-
-/**
- * Reads Kafka's primitive types from a byte view, checking the remaining length before every read,
- * so a bad length becomes a SubscriptionDecodeError naming the field and the offset.
+ * Reads the primitive types of Kafka's message schemas (int16, int32, string, nullable string,
+ * nullable bytes, array), big-endian as Kafka's Readable does, from a byte view. Every read checks
+ * the remaining length first, so a bad length becomes a SubscriptionDecodeError naming the field
+ * and the offset. A field is named by its path (`topics`, `ownedPartitions[0].topic`) and, for an
+ * array element, its index (`topics` and 1 for `topics[1]`): the two are joined only when an error
+ * is thrown, as most reads never need the text.
  */
 class ByteReader {
   /** Offset of the next unread byte, relative to the start of the view. */
   offset = 0;
   private readonly bytes: Uint8Array;
   private readonly view: DataView;
-  /** The same bytes as a Node Buffer, for decoding UTF-8. */
-  private readonly text: Buffer;
+  /** The view's length in bytes (kept: reading byteLength each time costs a call). */
+  private readonly size: number;
 
   constructor(bytes: Uint8Array) {
     this.bytes = bytes;
-    // The view may start anywhere inside its ArrayBuffer: pass byteOffset and byteLength.
-    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    this.text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    this.view = dataViewOf(bytes);
+    this.size = bytes.byteLength;
   }
 
   get remaining(): number {
-    return this.bytes.byteLength - this.offset;
+    return this.size - this.offset;
   }
 
-  int16(field: Field): number {
-    this.need(field, 2, "int16");
+  int16(field: string, index?: number): number {
+    this.need(2, "int16", field, index);
     const value = this.view.getInt16(this.offset);
     this.offset += 2;
     return value;
   }
 
-  int32(field: Field): number {
-    this.need(field, 4, "int32");
+  int32(field: string, index?: number): number {
+    this.need(4, "int32", field, index);
     const value = this.view.getInt32(this.offset);
     this.offset += 4;
     return value;
   }
 
-  /** A non-nullable string: int16 byte length (negative is an error), then UTF-8 bytes. */
-  string(field: Field): string {
+  /** STRING: an int16 byte length (negative is an error: the field is not nullable), then UTF-8. */
+  string(field: string, index?: number): string {
     const lengthOffset = this.offset;
-    const value = this.nullableString(field);
-    if (value === null) {
+    const length = this.int16(field, index);
+    if (length < 0) {
       throw new SubscriptionDecodeError({
-        field: pathOf(field),
+        field: pathOf(field, index),
         offset: lengthOffset,
         expected: "a string length >= 0 (the field is not nullable)",
-        found: `found ${this.view.getInt16(lengthOffset)}`,
+        found: `found ${length}`,
       });
     }
-    return value;
+    return this.utf8(length, field, index);
   }
 
-  /** A nullable string: int16 byte length, any negative length meaning null. */
-  nullableString(field: Field): string | null {
+  /** NULLABLE_STRING: an int16 byte length, any negative length meaning null, then UTF-8. */
+  nullableString(field: string): string | null {
     const length = this.int16(field);
-    if (length < 0) return null;
-    this.need(field, length, "string");
-    // Kafka's strings are UTF-8. Like TextDecoder (and Java), Buffer replaces invalid sequences
-    // with U+FFFD and keeps a leading U+FEFF, which is part of the name for Kafka; for short
-    // names it is the faster of the two in Node.
-    const value = this.text.toString("utf8", this.offset, this.offset + length);
-    this.offset += length;
-    return value;
+    return length < 0 ? null : this.utf8(length, field);
   }
 
-  /** Nullable bytes: int32 length, any negative length meaning null; returns a copy. */
-  nullableBytes(field: Field): Uint8Array | null {
+  /** NULLABLE_BYTES: an int32 length, any negative length meaning null; returns a copy. */
+  nullableBytes(field: string): Uint8Array | null {
     const length = this.int32(field);
-    if (length < 0) return null;
-    return this.take(field, length, "bytes").slice();
+    return length < 0 ? null : this.take(length, "bytes", field).slice();
   }
 
   /**
-   * A non-nullable array: int32 count (negative is an error), then `count` items. The count is
-   * checked against the remaining bytes (each item needs at least `minItemBytes`) before anything
-   * is read, so a huge count never drives a loop or an allocation.
+   * ARRAY: an int32 count (negative is an error: the field is not nullable), then `count`
+   * elements, element `i` read by `readElement(i)`. The count is checked against the remaining
+   * bytes (each element needs at least `minElementBytes`) before anything is read, so a huge
+   * count never drives a loop or an allocation.
    */
-  array<T>(field: Field, minItemBytes: number, readItem: (itemField: Field) => T): T[] {
+  array<T>(field: string, minElementBytes: number, readElement: (i: number) => T): T[] {
     const countOffset = this.offset;
     const count = this.int32(field);
     if (count < 0) {
       throw new SubscriptionDecodeError({
-        field: pathOf(field),
+        field,
         offset: countOffset,
         expected: "an array length >= 0 (the field is not nullable)",
         found: `found ${count}`,
       });
     }
-    if (count * minItemBytes > this.remaining) {
+    if (count * minElementBytes > this.remaining) {
       throw new SubscriptionDecodeError({
-        field: pathOf(field),
+        field,
         offset: countOffset,
-        expected: `${count} elements need at least ${count * minItemBytes} bytes`,
+        expected: `${count} elements need at least ${count * minElementBytes} bytes`,
         found: `only ${this.remaining} remain`,
       });
     }
-    const items: T[] = [];
-    for (let i = 0; i < count; i++) items.push(readItem(() => `${pathOf(field)}[${i}]`));
-    return items;
+    const elements: T[] = [];
+    for (let i = 0; i < count; i++) elements.push(readElement(i));
+    return elements;
   }
 
-  /** The next `length` bytes as a view, after checking they exist. */
-  private take(field: Field, length: number, what: string): Uint8Array {
-    this.need(field, length, what);
-    const slice = this.bytes.subarray(this.offset, this.offset + length);
+  /** The next `length` bytes decoded as UTF-8; the offset moves on by bytes, not characters. */
+  private utf8(length: number, field: string, index?: number): string {
+    return decodeUtf8(this.take(length, "string", field, index));
+  }
+
+  /** The next `length` bytes as a view (not a copy), after checking they exist. */
+  private take(length: number, what: string, field: string, index?: number): Uint8Array {
+    this.need(length, what, field, index);
+    const bytes = this.bytes.subarray(this.offset, this.offset + length);
     this.offset += length;
-    return slice;
+    return bytes;
   }
 
-  private need(field: Field, length: number, what: string): void {
+  private need(length: number, what: string, field: string, index?: number): void {
     if (length > this.remaining) {
       throw new SubscriptionDecodeError({
-        field: pathOf(field),
+        field: pathOf(field, index),
         offset: this.offset,
         expected: `${what} needs ${length} byte${length === 1 ? "" : "s"}`,
         found: `only ${this.remaining} remain`,
       });
     }
   }
+}
+
+/** A field's path for an error: `topics` alone, or with an element's index, `topics[1]`. */
+function pathOf(field: string, index: number | undefined): string {
+  return index === undefined ? field : `${field}[${index}]`;
 }

@@ -1,10 +1,10 @@
 /**
  * Field boundaries of subscription bytes, for the hex dumps the grader draws on a decode failure.
- * Instructor kit only (it reads bytes as the reference does): build-diagnosis.ts records its
+ * Instructor kit only (it reads bytes as the reference does): npm run generate records its
  * output in grader/diagnose/diagnosis.json, which the handout ships instead. A test checks that it
  * agrees with solution/src/subscription.ts on every fixture (values, error field and offset).
  */
-import type { FieldSpan, MemberBytes } from "../diagnose/data.ts";
+import type { FieldSpan, MemberBytes } from "../../diagnose/data.ts";
 
 const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? "" : "s"}`;
 

@@ -19,8 +19,8 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
-import { MEMORY_MIB, OUTPUT_CAP_BYTES } from "../limits.ts";
-import { SetupError } from "../errors.ts";
+import { MEMORY_MIB, OUTPUT_CAP_BYTES } from "../../limits.ts";
+import { SetupError } from "../../errors.ts";
 import {
   loadCaseFolder,
   type Case,
@@ -28,9 +28,9 @@ import {
   type FixtureSchemas,
   type Mode,
   type ProgramInput,
-} from "../cases/load.ts";
-import { prepareProgram, runCase, type Program } from "../grade.ts";
-import { KIT_ROOT } from "../kit.ts";
+} from "../../cases/load.ts";
+import { prepareProgram, runCase, type Program } from "../../grade.ts";
+import { KIT_ROOT } from "../../kit.ts";
 import type Kafkajs from "kafkajs";
 
 /** Member ids: orders that differ between numeric, locale, code-point and code-unit sorting. */

@@ -1,0 +1,101 @@
+/**
+ * The one runner of the mutants (instructor kit): every catalogued mistake's mutant built once,
+ * run on a case when that case is first asked about, each outcome kept. The grader uses it for
+ * cases grader/diagnose/diagnosis.json does not cover (private, random or edited cases);
+ * `npm run build:diagnosis` and the kit's tests record and check that file with it.
+ */
+import { rmSync } from "node:fs";
+import { dirname } from "node:path";
+import { judge } from "../../verdict/verdict.ts";
+import { CATALOGUE } from "../../diagnose/catalogue.ts";
+import type { Outcome } from "../../verdict/outcome.ts";
+import { mutantOffsets, outcomeHash } from "../../diagnose/data.ts";
+import type { OutcomeSource } from "../../diagnose/diagnose.ts";
+import type { Case, FixtureSchemas } from "../../cases/load.ts";
+import { MEMORY_MIB, OUTPUT_CAP_BYTES } from "../../limits.ts";
+import { prepareProgram, runCase, type Program } from "../../grade.ts";
+import { writeMutant } from "./mutants.ts";
+
+/**
+ * The limits every mutant runs under: the grader's memory and output caps, and a per-case time
+ * limit well above what a mutant needs (each is the reference with one mistake: it finishes fast).
+ */
+export const MUTANT_LIMITS = {
+  timeoutMs: 20_000,
+  memoryMiB: MEMORY_MIB,
+  outputCapBytes: OUTPUT_CAP_BYTES,
+} as const;
+
+/**
+ * Mutant outcomes found by running the mutants: on a case's first use every mutant runs on it (in
+ * parallel), and the outcomes are kept by case id. Call dispose() to remove what it built.
+ */
+export class LiveOutcomes implements OutcomeSource {
+  private programs: Promise<Map<string, Program>> | undefined;
+  private readonly cleanup: (() => void)[] = [];
+  private readonly cache = new Map<string, Promise<Map<string, Outcome>>>();
+
+  /** @param ids the mistakes whose mutants run (default: the whole catalogue, in its order) */
+  constructor(
+    private readonly schemas: FixtureSchemas,
+    private readonly ids: readonly string[] = [...CATALOGUE.keys()],
+  ) {}
+
+  /** Mistake id to that mutant's program, built on first use. */
+  private build(): Promise<Map<string, Program>> {
+    this.programs ??= (async () => {
+      const programs = new Map<string, Program>();
+      for (const id of this.ids) {
+        const dir = writeMutant(id);
+        this.cleanup.push(() => rmSync(dirname(dir), { recursive: true, force: true }));
+        const prepared = await prepareProgram(
+          { kind: "folder", path: dir, name: `mutant ${id}` },
+          MUTANT_LIMITS,
+        );
+        this.cleanup.push(prepared.cleanup);
+        if (prepared.program === undefined) {
+          throw new Error(`mutant ${id} does not build: ${prepared.errors.join("; ")}`);
+        }
+        programs.set(id, prepared.program);
+      }
+      return programs;
+    })();
+    return this.programs;
+  }
+
+  /**
+   * Every mutant's outcome on the case, in the order of `ids`; run once per case id and kept.
+   *
+   * @throws Error when a mutant does not build (its replacements no longer fit solution/src)
+   */
+  outcomes(c: Case): Promise<Map<string, Outcome>> {
+    let outcomes = this.cache.get(c.id);
+    if (outcomes === undefined) {
+      outcomes = (async () => {
+        const runs = await Promise.all(
+          [...(await this.build())].map(async ([id, program]): Promise<[string, Outcome]> => {
+            const run = await runCase(program, c, MUTANT_LIMITS);
+            const verdict = judge(c, run, this.schemas.output(c.mode), MUTANT_LIMITS.timeoutMs);
+            return [id, verdict.outcome];
+          }),
+        );
+        return new Map(runs);
+      })();
+      this.cache.set(c.id, outcomes);
+    }
+    return outcomes;
+  }
+
+  async outcomesFor(c: Case): Promise<Map<string, string>> {
+    return new Map([...(await this.outcomes(c))].map(([id, o]) => [id, outcomeHash(o)]));
+  }
+
+  async offsetsFor(c: Case): Promise<Map<string, number>> {
+    return mutantOffsets(await this.outcomes(c));
+  }
+
+  /** Removes the mutants' folders and bundles. */
+  dispose(): void {
+    for (const clean of this.cleanup) clean();
+  }
+}

@@ -1,0 +1,422 @@
+/**
+ * The mutants: for every catalogued mistake (grader/diagnose/catalogue.ts), the reference with
+ * exactly that one mistake, written as replacements of named declarations of solution/src (see
+ * replace.ts): a mistake in the member order replaces compareMembers or compareCodeUnits, one in
+ * the arithmetic replaces rangeForConsumer, one in reading bytes a ByteReader method, and so on.
+ * Instructor kit only: the student handout ships grader/diagnose/diagnosis.json (every mutant's
+ * outcome on every built-in case) instead.
+ */
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { KIT_ROOT } from "../../kit.ts";
+import { applyReplacements, type Replacement } from "./replace.ts";
+
+export type { Replacement } from "./replace.ts";
+
+const assignor = (replaceFunction: string, text: string): Replacement => ({
+  file: "range-assignor.ts",
+  replaceFunction,
+  with: text,
+});
+const decoder = (replaceFunction: string, text: string): Replacement => ({
+  file: "subscription.ts",
+  replaceFunction,
+  with: text,
+});
+
+/** assignRange's signature, for the mutants that replace its whole body. */
+const ASSIGN_RANGE = `export function assignRange(
+  partitionsPerTopic: ReadonlyMap<string, number>,
+  subscriptions: ReadonlyMap<string, MemberSubscription>,
+): Assignment {`;
+
+/** A version of rangeForConsumer: `body` computes the partitions of consumer i of m, from n. */
+const rangeForConsumer = (body: string): Replacement =>
+  assignor(
+    "rangeForConsumer",
+    `function rangeForConsumer(
+  i: number,
+  numConsumers: number,
+  numPartitionsForTopic: number,
+): number[] {
+${body}
+}`,
+  );
+
+/** Mistake id to its mutant's replacements, in the catalogue's order. */
+export const MUTANTS: ReadonlyMap<string, readonly Replacement[]> = new Map<
+  string,
+  readonly Replacement[]
+>([
+  [
+    "global-assignment",
+    [
+      assignor(
+        "assignRange",
+        `${ASSIGN_RANGE}
+  const assignment: Assignment = new Map();
+  for (const memberId of subscriptions.keys()) assignment.set(memberId, new Map());
+
+  // The mistake: the members sorted once, and every topic's partitions pooled into one range
+  // shared by everyone subscribed to any of them.
+  const members = [...subscriptions]
+    .map(([memberId, { groupInstanceId, topics }]) => ({ memberId, groupInstanceId, topics }))
+    .sort(compareMembers);
+  const pooledTopics = new Set<string>();
+  const pooled: [string, number][] = [];
+  const sharing: MemberInfo[] = [];
+  for (const member of members) {
+    const known = member.topics.filter((topic) => partitionsPerTopic.has(topic));
+    if (known.length > 0) sharing.push(member);
+    for (const topic of known) {
+      if (pooledTopics.has(topic)) continue;
+      pooledTopics.add(topic);
+      for (let p = 0; p < (partitionsPerTopic.get(topic) ?? 0); p++) pooled.push([topic, p]);
+    }
+  }
+  const perMember = Math.floor(pooled.length / Math.max(1, sharing.length));
+  const withExtra = pooled.length % Math.max(1, sharing.length);
+  sharing.forEach((member, i) => {
+    const start = perMember * i + Math.min(i, withExtra);
+    const owned = assignment.get(member.memberId);
+    for (const [topic, p] of pooled.slice(start, start + perMember + (i < withExtra ? 1 : 0))) {
+      owned?.set(topic, [...(owned.get(topic) ?? []), p]);
+    }
+  });
+  return assignment;
+}`,
+      ),
+    ],
+  ],
+  [
+    "numeric-order",
+    [
+      assignor(
+        "compareCodeUnits",
+        `function compareCodeUnits(a: string, b: string): number {
+  // The mistake: a natural sort, runs of digits compared as numbers.
+  const as = a.split(/(\\d+)/);
+  const bs = b.split(/(\\d+)/);
+  for (let k = 0; k < Math.min(as.length, bs.length); k++) {
+    const x = as[k] ?? "";
+    const y = bs[k] ?? "";
+    if (x === y) continue;
+    if (k % 2 === 1) return Number(x) - Number(y) || (x < y ? -1 : 1);
+    return x < y ? -1 : 1;
+  }
+  return as.length - bs.length;
+}`,
+      ),
+    ],
+  ],
+  [
+    "arrival-order",
+    [
+      assignor(
+        "compareMembers",
+        `function compareMembers(_a: MemberInfo, _b: MemberInfo): number {
+  // The mistake: no member order, so the (stable) sort keeps the order the members came in.
+  return 0;
+}`,
+      ),
+    ],
+  ],
+  [
+    "locale-order",
+    [
+      assignor(
+        "compareCodeUnits",
+        `function compareCodeUnits(a: string, b: string): number {
+  // The mistake: a sort for people, not Java's String.compareTo.
+  return a.localeCompare(b, "en-US");
+}`,
+      ),
+    ],
+  ],
+  [
+    "idle-members-dropped",
+    [
+      assignor(
+        "assignRange",
+        `${ASSIGN_RANGE}
+  // The mistake: a member enters the answer only when it gets a partition.
+  const assignment: Assignment = new Map();
+  for (const [topic, consumersForTopic] of consumersPerTopic(subscriptions)) {
+    const numPartitionsForTopic = partitionsPerTopic.get(topic);
+    if (numPartitionsForTopic === undefined) continue;
+
+    consumersForTopic.sort(compareMembers);
+    consumersForTopic.forEach((member, i) => {
+      const partitions = rangeForConsumer(i, consumersForTopic.length, numPartitionsForTopic);
+      if (partitions.length === 0) return;
+      const owned = assignment.get(member.memberId) ?? new Map<string, number[]>();
+      assignment.set(member.memberId, owned.set(topic, partitions));
+    });
+  }
+  return assignment;
+}`,
+      ),
+    ],
+  ],
+  [
+    "unsubscribed-topics-assigned",
+    [
+      assignor(
+        "assignRange",
+        `${ASSIGN_RANGE}
+  const assignment: Assignment = new Map();
+  for (const memberId of subscriptions.keys()) assignment.set(memberId, new Map());
+
+  // The mistake: every topic of the metadata, shared among every member of the group.
+  const everyone: MemberInfo[] = [...subscriptions].map(([memberId, { groupInstanceId }]) => ({
+    memberId,
+    groupInstanceId,
+  }));
+  for (const [topic, numPartitionsForTopic] of partitionsPerTopic) {
+    const consumersForTopic = [...everyone].sort(compareMembers);
+    consumersForTopic.forEach((member, i) => {
+      const partitions = rangeForConsumer(i, consumersForTopic.length, numPartitionsForTopic);
+      if (partitions.length > 0) assignment.get(member.memberId)?.set(topic, partitions);
+    });
+  }
+  return assignment;
+}`,
+      ),
+    ],
+  ],
+  [
+    "unknown-topic-crash",
+    [
+      assignor(
+        "assignRange",
+        `${ASSIGN_RANGE}
+  const assignment: Assignment = new Map();
+  for (const memberId of subscriptions.keys()) assignment.set(memberId, new Map());
+
+  for (const [topic, consumersForTopic] of consumersPerTopic(subscriptions)) {
+    const numPartitionsForTopic = partitionsPerTopic.get(topic);
+    if (numPartitionsForTopic === undefined) {
+      // The mistake: the topic's partitions read without checking the metadata has the topic.
+      throw new TypeError(\`Cannot read properties of undefined (reading 'length') for topic \${topic}\`);
+    }
+
+    consumersForTopic.sort(compareMembers);
+    consumersForTopic.forEach((member, i) => {
+      const partitions = rangeForConsumer(i, consumersForTopic.length, numPartitionsForTopic);
+      if (partitions.length > 0) assignment.get(member.memberId)?.set(topic, partitions);
+    });
+  }
+  return assignment;
+}`,
+      ),
+    ],
+  ],
+  [
+    "extra-to-last",
+    [
+      rangeForConsumer(`  const numPartitionsPerConsumer = Math.floor(numPartitionsForTopic / numConsumers);
+  const consumersWithExtraPartition = numPartitionsForTopic % numConsumers;
+  // The mistake: the last n mod m consumers get the extra partitions, not the first.
+  const firstWithExtra = numConsumers - consumersWithExtraPartition;
+  const start = numPartitionsPerConsumer * i + Math.max(0, i - firstWithExtra);
+  const length = numPartitionsPerConsumer + (i >= firstWithExtra ? 1 : 0);
+  return Array.from({ length }, (_, k) => start + k);`),
+    ],
+  ],
+  [
+    "start-without-min",
+    [
+      rangeForConsumer(`  const numPartitionsPerConsumer = Math.floor(numPartitionsForTopic / numConsumers);
+  const consumersWithExtraPartition = numPartitionsForTopic % numConsumers;
+  // The mistake: the start leaves out + min(i, consumersWithExtraPartition).
+  const start = numPartitionsPerConsumer * i;
+  const length = numPartitionsPerConsumer + (i < consumersWithExtraPartition ? 1 : 0);
+  return Array.from({ length }, (_, k) => start + k);`),
+    ],
+  ],
+  [
+    "ceil-chunks",
+    [
+      rangeForConsumer(`  // The mistake: chunks of ceil(n / m), the last one what is left.
+  const chunk = Math.ceil(numPartitionsForTopic / numConsumers);
+  const start = chunk * i;
+  const length = Math.max(0, Math.min(chunk, numPartitionsForTopic - start));
+  return Array.from({ length }, (_, k) => start + k);`),
+    ],
+  ],
+  [
+    "round-robin",
+    [
+      rangeForConsumer(`  // The mistake: partitions dealt out one at a time, as the round-robin assignor does.
+  const partitions: number[] = [];
+  for (let p = i; p < numPartitionsForTopic; p += numConsumers) partitions.push(p);
+  return partitions;`),
+    ],
+  ],
+  [
+    "little-endian",
+    [
+      decoder(
+        "ByteReader.int16",
+        `int16(field: string, index?: number): number {
+  this.need(2, "int16", field, index);
+  // The mistake: little-endian.
+  const value = this.view.getInt16(this.offset, true);
+  this.offset += 2;
+  return value;
+}`,
+      ),
+      decoder(
+        "ByteReader.int32",
+        `int32(field: string, index?: number): number {
+  this.need(4, "int32", field, index);
+  // The mistake: little-endian.
+  const value = this.view.getInt32(this.offset, true);
+  this.offset += 4;
+  return value;
+}`,
+      ),
+    ],
+  ],
+  [
+    "char-length-names",
+    [
+      decoder(
+        "ByteReader.utf8",
+        `private utf8(length: number, field: string, index?: number): string {
+  const start = this.offset;
+  const value = decodeUtf8(this.take(length, "string", field, index));
+  // The mistake: moves on by the number of characters, not bytes.
+  this.offset = start + value.length;
+  return value;
+}`,
+      ),
+    ],
+  ],
+  [
+    "unsigned-user-data-length",
+    [
+      decoder(
+        "ByteReader.nullableBytes",
+        `nullableBytes(field: string): Uint8Array | null {
+  // The mistake: the length read as unsigned, so only ff ff ff ff means null.
+  this.need(4, "int32", field);
+  const length = this.view.getUint32(this.offset);
+  this.offset += 4;
+  return length === 0xffffffff ? null : this.take(length, "bytes", field).slice();
+}`,
+      ),
+    ],
+  ],
+  [
+    "newer-versions-rejected",
+    [
+      decoder(
+        "readVersion",
+        `function readVersion(reader: ByteReader): number {
+  const offset = reader.offset;
+  const version = reader.int16("version");
+  if (version < 0) {
+    throw new SubscriptionDecodeError({
+      field: "version",
+      offset,
+      expected: "a version >= 0",
+      found: \`found \${version}\`,
+    });
+  }
+  // The mistake: a version newer than 3 rejected, instead of read as 3.
+  if (version > HIGHEST_SUBSCRIPTION_VERSION) {
+    throw new SubscriptionDecodeError({
+      field: "version",
+      offset,
+      expected: "a version from 0 to 3",
+      found: \`found \${version}\`,
+    });
+  }
+  return version;
+}`,
+      ),
+    ],
+  ],
+  [
+    "trailing-fields-misread",
+    [
+      decoder(
+        "ByteReader.nullableBytes",
+        `nullableBytes(field: string): Uint8Array | null {
+  const length = this.int32(field);
+  const value = length < 0 ? null : this.take(length, "bytes", field).slice();
+  // The mistake: the subscription taken to end with the user data.
+  if (this.remaining > 0) {
+    throw new SubscriptionDecodeError({
+      field,
+      offset: this.offset,
+      expected: "the end of the subscription",
+      found: \`found \${this.remaining} more bytes\`,
+    });
+  }
+  return value;
+}`,
+      ),
+    ],
+  ],
+  [
+    "dataview-byteoffset",
+    [
+      decoder(
+        "dataViewOf",
+        `function dataViewOf(bytes: Uint8Array): DataView {
+  // The mistake: the view starts at the ArrayBuffer's first byte, not the Uint8Array's.
+  return new DataView(bytes.buffer);
+}`,
+      ),
+    ],
+  ],
+  [
+    "static-members-not-first",
+    [
+      assignor(
+        "compareMembers",
+        `function compareMembers(a: MemberInfo, b: MemberInfo): number {
+  // The mistake: members by member id only, static or not.
+  return compareCodeUnits(a.memberId, b.memberId);
+}`,
+      ),
+    ],
+  ],
+]);
+
+/** The files of solution/src that replacements may name. */
+const FILES = ["subscription.ts", "range-assignor.ts"] as const;
+
+/**
+ * Writes a variant of the reference as a submission folder: a copy of solution/ with the
+ * replacements applied (a mutant, or a test's own mistake).
+ *
+ * @param name a short name for the folder (letters, digits, `-`)
+ * @returns the folder's path (under the OS temporary folder)
+ * @throws Error when a replacement no longer fits solution/src (see applyReplacements)
+ */
+export function writeVariant(name: string, replacements: readonly Replacement[]): string {
+  const sources = FILES.map((file): [string, string] => {
+    const path = join(KIT_ROOT, "solution", "src", file);
+    return [file, applyReplacements(file, readFileSync(path, "utf8"), replacements)];
+  });
+  const dir = join(mkdtempSync(join(tmpdir(), `kit-mutant-${name}-`)), "submission");
+  cpSync(join(KIT_ROOT, "solution"), dir, { recursive: true });
+  for (const [file, text] of sources) writeFileSync(join(dir, "src", file), text);
+  return dir;
+}
+
+/**
+ * Writes the mutant for `id` as a submission folder.
+ *
+ * @returns the folder's path (under the OS temporary folder)
+ * @throws Error for an unknown id or a replacement that no longer fits solution/src
+ */
+export function writeMutant(id: string): string {
+  const replacements = MUTANTS.get(id);
+  if (replacements === undefined) throw new Error(`no mutant for mistake ${id}`);
+  return writeVariant(id, replacements);
+}
