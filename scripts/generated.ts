@@ -2,7 +2,7 @@
  * Every file `npm run generate` writes, by artefact: the input validators, the built-in cases
  * (from their recipes) and the diagnosis data (from running the mutants on those cases). Each
  * writer writes into a tree laid out like the kit, never into the kit itself: the CLI installs a
- * finished tree into the kit, and the currency test (test/generated.test.ts) compares one with it.
+ * finished tree into the kit, and the currency test (test/e2e/generated.test.ts) compares one with it.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";

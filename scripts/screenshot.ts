@@ -8,7 +8,7 @@
  * and saves a full-page screenshot. The temporary folder is removed afterwards.
  *
  * A documentation artefact, not a test: run it after a change to report.html's look or to what the
- * batch grades, and commit the image. test/report-browser.test.ts checks the report itself.
+ * batch grades, and commit the image. test/e2e/report-browser.test.ts checks the report itself.
  */
 import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";

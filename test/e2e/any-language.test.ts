@@ -1,0 +1,143 @@
+// --cmd: a program in another language keeps the contract and is graded with the same cases and
+// limits. The example submission in Python (examples/python/main.py, standard library only) gets
+// full marks; a copy with one Python pitfall (sorting member ids by code point instead of UTF-16
+// code unit) fails exactly the case built to catch it, whose answer comes from the reference.
+import { spawnSync } from "node:child_process";
+import {
+  chmodSync,
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import kafkajs from "kafkajs";
+import { beforeAll, describe, expect, it } from "vitest";
+import { gradeJson } from "../helpers/grader.ts";
+import { bundleProgram, readCases, ROOT, runProgram } from "../helpers/program.ts";
+
+const EXAMPLE = join(ROOT, "examples", "python", "main.py");
+const hasPython = spawnSync("python3", ["--version"]).status === 0;
+const cases = readCases();
+const points = (required: boolean) =>
+  cases.filter((c) => c.meta.required === required).reduce((sum, c) => sum + c.meta.points, 0);
+
+/** A temporary folder the graded program can read when the grader runs it as another user. */
+function readableTempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), "kit-any-language-"));
+  chmodSync(dir, 0o755);
+  return dir;
+}
+
+/** kafkajs's version-0 subscription bytes, as hex. */
+const v0 = (topics: string[]) =>
+  kafkajs.AssignerProtocol.MemberMetadata.encode({
+    version: 0,
+    topics,
+    userData: null as unknown as Buffer,
+  }).toString("hex");
+
+/**
+ * The example, copied into a folder of its own where the program's user can read it: as root the
+ * grader runs --cmd programs as a run identity, and a checkout under a 0700 folder (a CI clone)
+ * is not readable by it. Returns that folder.
+ */
+function readableExample(): string {
+  const dir = readableTempDir();
+  copyFileSync(EXAMPLE, join(dir, "main.py"));
+  chmodSync(join(dir, "main.py"), 0o644);
+  return dir;
+}
+
+/**
+ * Grades `python3 main.py` typed in `dir`, as a user would from that folder: the folder a --cmd
+ * command is typed in is the one its program sees (read-only), beside a private, empty /tmp.
+ */
+const gradePython = (dir: string, args: string[] = []) =>
+  gradeJson(["--cmd", "python3 main.py", ...args], { INIT_CWD: dir });
+
+describe.skipIf(!hasPython)("a submission in Python, graded with --cmd", () => {
+  const example = readableExample();
+
+  it("the example gets full marks, required and extension, and exits 0", () => {
+    const { status, results, stderr } = gradePython(example);
+    expect(status, stderr).toBe(0);
+    expect(results.submission).toBe("python3 main.py");
+    expect(results.cases.map((c) => [c.id, c.status])).toEqual(cases.map((c) => [c.id, "pass"]));
+    expect([results.score, results.maxScore]).toEqual([points(true), points(true)]);
+    expect([results.extensionScore, results.extensionMaxScore]).toEqual([
+      points(false),
+      points(false),
+    ]);
+  });
+
+  describe("a copy that sorts member ids by Python's code points", () => {
+    let dir: string;
+    beforeAll(() => {
+      dir = readableTempDir();
+      // The broken copy: code points instead of UTF-16 code units.
+      const source = readFileSync(EXAMPLE, "utf8");
+      const search = 'return text.encode("utf-16-be", "surrogatepass")';
+      expect(source.split(search)).toHaveLength(2);
+      writeFileSync(join(dir, "main.py"), source.replace(search, "return text"));
+
+      // A private case where the two orders differ: "😀" (U+1F600, code units D83D DE00) sorts
+      // before "ｗ" (U+FF57) in UTF-16, after it in code points. The answer is the reference's.
+      const input = {
+        topics: { orders: 4 },
+        members: [
+          { memberId: "ｗ", metadata: v0(["orders"]) },
+          { memberId: "😀", metadata: v0(["orders"]) },
+        ],
+      };
+      const inputText = `${JSON.stringify(input, null, 2)}\n`;
+      const reference = runProgram(bundleProgram("solution"), inputText);
+      expect(reference.status, reference.stderr).toBe(0);
+      const caseDir = join(dir, "code-units", "01-astral-against-fullwidth");
+      mkdirSync(caseDir, { recursive: true });
+      writeFileSync(join(caseDir, "input.json"), inputText);
+      writeFileSync(
+        join(caseDir, "expected.json"),
+        JSON.stringify({ output: JSON.parse(reference.stdout) as unknown }),
+      );
+      writeFileSync(
+        join(caseDir, "case.json"),
+        JSON.stringify({
+          title: "A member id above U+FFFF against one just below",
+          description:
+            "UTF-16 code-unit order differs from code-point order; answer from the reference.",
+          mode: "assign",
+          points: 1,
+          required: true,
+          mistakes: [],
+          hint: "Compare ids by UTF-16 code units.",
+          lesson: "member-order",
+        }),
+      );
+    });
+
+    it("fails that case and built-in case 43 only, with a wrong answer", () => {
+      // The private cases sit inside the program's own folder: it must not see them all the same.
+      const { status, results } = gradePython(dir, ["--fixtures", join(dir, "code-units")]);
+      expect(status).toBe(1);
+      const failed = results.cases.filter((c) => c.status !== "pass");
+      expect(failed.map((c) => [c.id, c.status, c.reason])).toEqual([
+        ["43-utf16-code-units-not-code-points", "fail", "wrong-output"],
+        ["code-units/01-astral-against-fullwidth", "fail", "wrong-output"],
+      ]);
+    });
+
+    it("while the example passes it", () => {
+      const { status, results } = gradePython(example, [
+        "--fixtures",
+        join(dir, "code-units"),
+        "--only",
+        "code-units/01-astral-against-fullwidth",
+      ]);
+      expect(status).toBe(0);
+      expect(results.cases.map((c) => c.status)).toEqual(["pass"]);
+    });
+  });
+});

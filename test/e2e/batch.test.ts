@@ -1,0 +1,509 @@
+// A class at once: `--batch` on a generated class of 23 folders (the reference, the starter,
+// mutants with catalogued mistakes, the hostile programs of test/submissions/, a folder that is
+// no submission, a name that needs escaping) writes a gradebook, results JSON that match the
+// schema, and a self-contained report; three shards merged give the unsharded run's bytes; merge
+// refuses shards that do not belong together; and the instructor's GitHub workflow runs as
+// written. Cases are narrowed with --only to keep the batches short; the batches are real.
+import { spawnSync } from "node:child_process";
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { Ajv } from "ajv";
+import { parse as parseYaml } from "yaml";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { mainMistake, type SubmissionResults } from "../../grader/batch/gradebook.ts";
+import { resultsFileName } from "../../grader/batch/output.ts";
+import { shareOf } from "../../grader/batch/shard.ts";
+import { writeMutant } from "../../grader/instructor/mutants/mutants.ts";
+import { grade } from "../helpers/grader.ts";
+import { CASES_DIR, ROOT } from "../helpers/program.ts";
+import { parseCsv } from "../helpers/readers.ts";
+import { pathWithSudo } from "../helpers/shell.ts";
+
+const validateResults = new Ajv({ allErrors: true, strict: true }).compile(
+  JSON.parse(readFileSync(join(ROOT, "grader", "results.schema.json"), "utf8")) as object,
+);
+
+/** Cases that tell the chosen mutants apart (each is named on at least one of them). */
+const ONLY = [
+  "01-lesson-7-partitions-3-members",
+  "03-per-topic-skew",
+  "04-string-order-not-numeric",
+  "05-input-order-is-not-member-order",
+  "06-uppercase-before-lowercase",
+  "07-idle-members",
+  "08-subscribed-topic-missing-from-metadata",
+  "09-topic-nobody-subscribed",
+  "16-multibyte-topic-names",
+  "24-decode-negative-user-data-length",
+  "31-static-members-first",
+];
+const MUTANT_IDS = [
+  "global-assignment",
+  "numeric-order",
+  "arrival-order",
+  "locale-order",
+  "idle-members-dropped",
+  "unsubscribed-topics-assigned",
+  "unknown-topic-crash",
+  "extra-to-last",
+  "round-robin",
+  "little-endian",
+  "char-length-names",
+  "unsigned-user-data-length",
+];
+const HOSTILE = ["crash", "timeout", "output-flood", "memory", "import-answers", "uncaught"];
+/** A solution copy whose name needs escaping in HTML and guarding in a spreadsheet. */
+const ODD_NAME = `=<b>eve & "co" 'x'`;
+const TIMEOUT = ["--timeout", "2000"];
+const onlyArgs = ONLY.flatMap((id) => ["--only", id]);
+const caseJson = (id: string) =>
+  JSON.parse(readFileSync(join(CASES_DIR, id, "case.json"), "utf8")) as {
+    points: number;
+    required: boolean;
+  };
+const points = (required: boolean) =>
+  ONLY.map(caseJson)
+    .filter((c) => c.required === required)
+    .reduce((total, c) => total + c.points, 0);
+const MAX = points(true);
+const EXTENSION_MAX = points(false);
+
+/** Writes the class: returns DIR and what each folder is. */
+function writeClass(): { dir: string; names: string[] } {
+  const dir = mkdtempSync(join(tmpdir(), "kit-batch-"));
+  const copy = (from: string, name: string) => cpSync(from, join(dir, name), { recursive: true });
+  copy(join(ROOT, "solution"), "solution");
+  copy(join(ROOT, "solution"), "solution-again");
+  copy(join(ROOT, "solution"), ODD_NAME);
+  copy(join(ROOT, "starter"), "starter");
+  for (const id of MUTANT_IDS) {
+    const mutant = writeMutant(id);
+    copy(mutant, `mutant-${id}`);
+    rmSync(dirname(mutant), { recursive: true, force: true });
+  }
+  for (const name of HOSTILE) copy(join(ROOT, "test", "submissions", name), `hostile-${name}`);
+  mkdirSync(join(dir, "notes"));
+  writeFileSync(join(dir, "notes", "README.txt"), "not a submission\n");
+  writeFileSync(join(dir, "stray-file.txt"), "files in DIR are not submissions\n");
+  mkdirSync(join(dir, ".git"));
+  const names = readdirSync(dir, { withFileTypes: true })
+    .filter((e) => e.isDirectory() && !e.name.startsWith("."))
+    .map((e) => e.name);
+  return { dir, names };
+}
+
+/** The gradebook as maps from column to cell, by submission name. */
+function gradebookRows(text: string): { header: string[]; rows: Map<string, Map<string, string>> } {
+  const [header = [], ...body] = parseCsv(text);
+  const rows = new Map<string, Map<string, string>>();
+  for (const cells of body) {
+    const row = new Map(header.map((column, i) => [column, cells[i] ?? ""]));
+    rows.set(cells[0] ?? "", row);
+  }
+  return { header, rows };
+}
+
+function readResults(out: string): Map<string, SubmissionResults> {
+  const manifest = JSON.parse(readFileSync(join(out, "shard.json"), "utf8")) as {
+    submissions: { name: string; file: string }[];
+  };
+  return new Map(
+    manifest.submissions.map(({ name, file }) => [
+      name,
+      JSON.parse(readFileSync(join(out, file), "utf8")) as SubmissionResults,
+    ]),
+  );
+}
+
+/** What must be equal between two runs: every verdict, score and mistake. */
+function verdicts(results: Map<string, SubmissionResults>) {
+  return [...results.values()].map((r) => ({
+    submission: r.submission,
+    scores: [r.score, r.maxScore, r.extensionScore, r.extensionMaxScore],
+    cases: r.cases.map((c) => [c.id, c.status, c.reason, c.points, c.mistake]),
+  }));
+}
+
+describe("--batch on a class of 23 folders", () => {
+  let dir: string;
+  let names: string[];
+  let out: string;
+  let run: ReturnType<typeof grade>;
+  let seconds: number;
+  beforeAll(() => {
+    ({ dir, names } = writeClass());
+    out = join(dir, "..", `${dir.split("/").pop() ?? "x"}-out`);
+    const started = performance.now();
+    run = grade(["--batch", dir, "--report-dir", out, ...TIMEOUT, ...onlyArgs]);
+    seconds = (performance.now() - started) / 1000;
+  }, 240_000);
+  afterAll(() => {
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(out, { recursive: true, force: true });
+  });
+
+  it("runs to the end with exit 0 and one plain progress line per folder (not a terminal)", () => {
+    expect(run.status, run.stderr).toBe(0);
+    expect(names.length).toBeGreaterThanOrEqual(23);
+    expect(run.stdout).toMatch(
+      new RegExp(`^Grading ${names.length} submissions in .*: ${ONLY.length} cases each`),
+    );
+    const lines = run.stdout.split("\n").filter((l) => /^\[\d+\/\d+\] /.test(l));
+    expect(lines).toHaveLength(names.length);
+    expect(lines.map((l) => /^\[(\d+)\//.exec(l)?.[1])).toEqual(names.map((_, i) => String(i + 1)));
+    expect(run.stdout).toContain(
+      `solution: ${MAX}/${MAX} (extension ${EXTENSION_MAX}/${EXTENSION_MAX})`,
+    );
+    expect(run.stdout).toContain("notes: not a submission (no src/main.ts)");
+    expect(run.stdout).toContain(`Graded ${names.length} submissions in`);
+    expect(run.stdout).not.toContain("\x1b[");
+    console.log(`batch of ${names.length} folders x ${ONLY.length} cases: ${seconds.toFixed(1)} s`);
+  });
+
+  it("writes a gradebook row per folder: scores, a status per case, the main mistake", () => {
+    const text = readFileSync(join(out, "gradebook.csv"), "utf8");
+    const { header, rows } = gradebookRows(text);
+    expect(header).toEqual([
+      "submission",
+      "score",
+      "max",
+      "extension_score",
+      "extension_max",
+      ...ONLY,
+      "main_mistake",
+    ]);
+    // Rows in code-unit order; the odd name is guarded against spreadsheet formulas.
+    const guarded = `'${ODD_NAME}`;
+    expect([...rows.keys()]).toEqual(
+      names.map((n) => (n === ODD_NAME ? guarded : n)).sort((a, b) => (a < b ? -1 : 1)),
+    );
+    const row = (name: string) => rows.get(name) ?? new Map<string, string>();
+    for (const name of ["solution", "solution-again", guarded]) {
+      expect(Object.fromEntries(row(name))).toMatchObject({
+        score: String(MAX),
+        max: String(MAX),
+        extension_score: String(EXTENSION_MAX),
+        extension_max: String(EXTENSION_MAX),
+        main_mistake: "",
+      });
+      for (const id of ONLY) expect(row(name).get(id)).toBe("pass");
+    }
+    expect(row("starter").get("score")).toBe("0");
+    for (const id of ONLY) expect(row("starter").get(id)).toBe("error");
+    for (const id of MUTANT_IDS) {
+      const r = row(`mutant-${id}`);
+      expect(r.get("main_mistake"), id).toBe(id);
+      expect(Number(r.get("score")), id).toBeLessThan(MAX);
+      expect(
+        ONLY.some((c) => r.get(c) === "fail" || r.get(c) === "error"),
+        id,
+      ).toBe(true);
+    }
+    expect(row("hostile-timeout").get(ONLY[0] as string)).toBe("timeout");
+    expect(row("hostile-timeout").get(ONLY[ONLY.length - 1] as string)).toBe("skipped");
+    for (const name of ["hostile-crash", "notes"]) {
+      expect(
+        ONLY.map((c) => row(name).get(c)),
+        name,
+      ).toEqual(ONLY.map(() => "error"));
+      expect(row(name).get("score")).toBe("0");
+    }
+    // Memory and output caps are limit verdicts: after three, in case order, the rest is skipped.
+    for (const name of ["hostile-memory", "hostile-output-flood"]) {
+      expect(
+        ONLY.map((c) => row(name).get(c)),
+        name,
+      ).toEqual(ONLY.map((_, i) => (i < 3 ? "error" : "skipped")));
+      expect(row(name).get("score")).toBe("0");
+    }
+    expect(text.endsWith("\n")).toBe(true);
+    expect(text).not.toContain("\r");
+  });
+
+  it("writes each folder's results JSON, valid against results.schema.json", () => {
+    const results = readResults(out);
+    expect([...results.keys()].sort()).toEqual([...names].sort());
+    for (const [name, r] of results) {
+      validateResults(r);
+      expect(validateResults.errors ?? [], name).toEqual([]);
+      expect(r.submission).toBe(name);
+      expect(r.cases.map((c) => c.id)).toEqual(ONLY);
+    }
+    expect(resultsFileName(ODD_NAME)).toMatch(/^results\/b-eve-co-x-[0-9a-f]{10}\.json$/);
+    const reason = (name: string) => new Set(results.get(name)?.cases.map((c) => c.reason));
+    expect(reason("hostile-memory")).toEqual(new Set(["memory", "skipped-after-timeouts"]));
+    expect(reason("hostile-output-flood")).toEqual(
+      new Set(["output-cap", "skipped-after-timeouts"]),
+    );
+    expect(reason("hostile-import-answers")).toEqual(new Set(["build-error"]));
+    expect(reason("hostile-crash")).toEqual(new Set(["crash"]));
+    expect(reason("starter")).toEqual(new Set(["not-implemented"]));
+    const notes = results.get("notes");
+    expect(notes?.cases.every((c) => c.reason === "build-error")).toBe(true);
+    expect(notes?.cases[0]?.message).toMatch(/^not a submission: .*"notes" has no src\/main\.ts/);
+    // The rerun command names the submission's folder.
+    const mutant = results.get("mutant-locale-order");
+    expect(mutant && mainMistake(mutant)).toBe("locale-order");
+  });
+
+  it("writes one self-contained report.html: charts, every submission, escaped names", () => {
+    const html = readFileSync(join(out, "report.html"), "utf8");
+    expect(html).toMatch(/^<!doctype html>/);
+    expect(html).not.toMatch(/<script|<link|<img|<iframe|@import|url\(/i);
+    expect(html).not.toMatch(/\s(src|href)\s*=\s*["']?(https?:)?\/\//i);
+    expect(html).toContain(`content="default-src 'none'; style-src 'unsafe-inline'"`);
+    expect(html.match(/<svg /g)).toHaveLength(2);
+    // One pass-rate bar per case, one mistake bar per catalogued mistake at least.
+    const passRate = html.slice(html.indexOf('<svg id="pass-rate"'), html.indexOf("</svg>"));
+    expect(passRate.match(/class="bar /g)).toHaveLength(ONLY.length);
+    const results = readResults(out);
+    const passed = (id: string) =>
+      [...results.values()].filter((r) => r.cases.find((c) => c.id === id)?.status === "pass")
+        .length;
+    const shares = [...passRate.matchAll(/data-share="([\d.]+)"/g)].map((m) => Number(m[1]));
+    expect(shares).toEqual(ONLY.map((id) => Number((passed(id) / names.length).toFixed(4))));
+    expect(passed(ONLY[0] as string)).toBeGreaterThanOrEqual(3);
+    const mistakes = html.slice(html.indexOf('<svg id="mistakes"'));
+    for (const id of MUTANT_IDS) {
+      const bar = new RegExp(`<title>${id}: [^<]*Named on (\\d+) of ${names.length} submissions`);
+      expect(Number(bar.exec(mistakes)?.[1]), id).toBeGreaterThanOrEqual(1);
+    }
+    for (const id of MUTANT_IDS) expect(html).toContain(`>${id}</text>`);
+    expect(html.match(/<details id="submission-/g)).toHaveLength(names.length);
+    expect(html).not.toContain("<b>eve");
+    expect(html).toContain("=&#60;b&#62;eve &#38; &#34;co&#34; &#39;x&#39;");
+  });
+
+  it("shards 1/3, 2/3 and 3/3 split the class; merged, they equal the unsharded run", () => {
+    const shardDirs = [1, 2, 3].map((i) => `${out}-shard-${i}`);
+    const sorted = [...names].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    shardDirs.forEach((shardOut, i) => {
+      const shard = grade([
+        "--batch",
+        dir,
+        "--shard",
+        `${i + 1}/3`,
+        "--report-dir",
+        shardOut,
+        ...TIMEOUT,
+        ...onlyArgs,
+      ]);
+      expect(shard.status, shard.stderr).toBe(0);
+      expect([...readResults(shardOut).keys()]).toEqual(
+        shareOf(sorted, { index: i + 1, count: 3 }),
+      );
+    });
+    const merged = `${out}-merged`;
+    const merge = grade(["--merge", ...shardDirs, "--report-dir", merged]);
+    expect(merge.status, merge.stderr).toBe(0);
+    expect(merge.stdout).toContain(`Merged 3 shards: ${names.length} submissions`);
+    expect(merge.stderr).toBe("");
+    for (const file of ["gradebook.csv", "report.html", "shard.json"]) {
+      expect(readFileSync(join(merged, file), "utf8"), file).toBe(
+        readFileSync(join(out, file), "utf8"),
+      );
+    }
+    expect(verdicts(readResults(merged))).toEqual(verdicts(readResults(out)));
+
+    // What merge refuses (exit 2): the same shard twice, a different kit, OUT among the shards.
+    const twice = grade([
+      "--merge",
+      shardDirs[0] ?? "",
+      shardDirs[0] ?? "",
+      "--report-dir",
+      `${merged}-2`,
+    ]);
+    expect(twice.status).toBe(2);
+    expect(twice.stderr).toMatch(/shard 1\/3 is given twice/);
+    const overlap = `${out}-overlap`;
+    cpSync(shardDirs[1] ?? "", overlap, { recursive: true });
+    const manifest = JSON.parse(readFileSync(join(overlap, "shard.json"), "utf8")) as {
+      shard: unknown;
+      kit: { fixtures: string };
+    };
+    manifest.shard = null;
+    writeFileSync(join(overlap, "shard.json"), JSON.stringify(manifest));
+    const overlapping = grade([
+      "--merge",
+      shardDirs[1] ?? "",
+      overlap,
+      "--report-dir",
+      `${merged}-2`,
+    ]);
+    expect(overlapping.status).toBe(2);
+    expect(overlapping.stderr).toMatch(/submission ".*" is in two shards/);
+    // Graded with another case set: the manifest and every results file say so.
+    const otherHash = "0000000000000000";
+    for (const file of readdirSync(join(overlap, "results"))) {
+      const path = join(overlap, "results", file);
+      writeFileSync(path, readFileSync(path, "utf8").replaceAll(manifest.kit.fixtures, otherHash));
+    }
+    manifest.kit.fixtures = otherHash;
+    writeFileSync(join(overlap, "shard.json"), JSON.stringify(manifest));
+    const otherKit = grade(["--merge", shardDirs[0] ?? "", overlap, "--report-dir", `${merged}-2`]);
+    expect(otherKit.status).toBe(2);
+    expect(otherKit.stderr).toMatch(/graded with different kits/);
+    const intoShard = grade(["--merge", ...shardDirs, "--report-dir", shardDirs[2] ?? ""]);
+    expect(intoShard.status).toBe(2);
+    const missing = grade(["--merge", shardDirs[0] ?? "", "--report-dir", `${merged}-3`]);
+    expect(missing.status).toBe(0);
+    expect(missing.stderr).toContain("warning: shards 2/3, 3/3 missing");
+    for (const d of [...shardDirs, merged, overlap, `${merged}-2`, `${merged}-3`])
+      rmSync(d, { recursive: true, force: true });
+  }, 240_000);
+
+  it("refuses a DIR with no folders, an OUT inside DIR, an OUT with other files (exit 2)", () => {
+    const empty = mkdtempSync(join(tmpdir(), "kit-batch-empty-"));
+    const none = grade(["--batch", empty, "--report-dir", `${empty}-out`]);
+    expect(none.status).toBe(2);
+    expect(none.stderr).toMatch(/has no subfolders/);
+    mkdirSync(join(empty, "alice"));
+    const busy = grade(["--batch", empty, "--report-dir", dir]);
+    expect(busy.status).toBe(2);
+    expect(busy.stderr).toMatch(/is not empty and holds no earlier report/);
+    const inside = grade(["--batch", empty, "--report-dir", join(empty, "out")]);
+    expect(inside.status).toBe(2);
+    expect(inside.stderr).toMatch(/is inside the --batch folder/);
+    rmSync(empty, { recursive: true, force: true });
+  });
+});
+
+// ---- templates/github-instructor/grade-class.yml ----
+
+interface WorkflowStep {
+  name?: string;
+  uses?: string;
+  run?: string;
+  with?: Record<string, string | number | boolean>;
+  if?: string;
+}
+interface WorkflowJob {
+  needs?: string | string[];
+  "runs-on": string;
+  strategy?: { "fail-fast"?: boolean; matrix: { shard: number[] } };
+  steps: WorkflowStep[];
+}
+
+/** A folder that looks like the repository (each top-level entry a symlink), to write into. */
+function repoMirror(): string {
+  const mirror = mkdtempSync(join(tmpdir(), "kit-repo-"));
+  for (const entry of readdirSync(ROOT)) {
+    if (entry !== ".git" && entry !== "out" && entry !== "submissions")
+      symlinkSync(join(ROOT, entry), join(mirror, entry));
+  }
+  return mirror;
+}
+
+/** The environment a user's shell would have: no vitest or npm variables leaking in. */
+function userEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = Object.create(null) as NodeJS.ProcessEnv;
+  for (const [key, value] of Object.entries(process.env)) {
+    if (!/^(npm_|INIT_CWD$|VITEST|NODE_ENV$|TEST$)/.test(key)) env[key] = value;
+  }
+  return { ...env, NO_COLOR: "1" };
+}
+
+describe("templates/github-instructor/grade-class.yml", () => {
+  const text = readFileSync(
+    join(ROOT, "templates", "github-instructor", "grade-class.yml"),
+    "utf8",
+  );
+  const workflow = parseYaml(text) as { jobs: Record<string, WorkflowJob> };
+  const gradeJob = workflow.jobs.grade as WorkflowJob;
+  const mergeJob = workflow.jobs.merge as WorkflowJob;
+
+  it("grades a matrix of 4 shards and merges them after, uploading each report", () => {
+    expect(gradeJob.strategy?.matrix.shard).toEqual([1, 2, 3, 4]);
+    expect(gradeJob.strategy?.["fail-fast"]).toBe(false);
+    expect(mergeJob.needs).toBe("grade");
+    for (const job of [gradeJob, mergeJob]) {
+      expect(job.steps.some((s) => s.run === "npm ci")).toBe(true);
+      expect(job.steps.some((s) => s.uses?.startsWith("actions/setup-node@"))).toBe(true);
+    }
+    const upload = gradeJob.steps.find((s) => s.uses?.startsWith("actions/upload-artifact@"));
+    expect(upload?.with).toMatchObject({
+      name: "shard-${{ matrix.shard }}",
+      path: "out/shard-${{ matrix.shard }}",
+    });
+    const download = mergeJob.steps.find((s) => s.uses?.startsWith("actions/download-artifact@"));
+    expect(download?.with).toMatchObject({ pattern: "shard-*", path: "out" });
+    const report = mergeJob.steps.find((s) => s.uses?.startsWith("actions/upload-artifact@"));
+    expect(report?.with).toMatchObject({ path: "out/class" });
+  });
+
+  it("its commands, run locally as written (matrix values substituted), merge the class", () => {
+    const mirror = repoMirror();
+    const submissions = join(mirror, "submissions");
+    mkdirSync(submissions);
+    const copy = (from: string, name: string) =>
+      cpSync(from, join(submissions, name), { recursive: true });
+    copy(join(ROOT, "solution"), "alice");
+    copy(join(ROOT, "starter"), "bob");
+    for (const [name, id] of [
+      ["carol", "locale-order"],
+      ["dave", "numeric-order"],
+      ["erin", "idle-members-dropped"],
+    ] as const) {
+      const mutant = writeMutant(id);
+      copy(mutant, name);
+      rmSync(dirname(mutant), { recursive: true, force: true });
+    }
+    const commands = (job: WorkflowStep[]) =>
+      job.map((s) => s.run).filter((r): r is string => r !== undefined && r.includes("grade"));
+    const shardCommands = commands(gradeJob.steps);
+    expect(shardCommands).toEqual([
+      'sudo env "PATH=$PATH" npm run -s grade -- --batch submissions --shard ${{ matrix.shard }}/4 --report-dir out/shard-${{ matrix.shard }}',
+    ]);
+    for (const shard of gradeJob.strategy?.matrix.shard ?? []) {
+      for (const command of shardCommands) {
+        const result = spawnSync(
+          "bash",
+          ["-ec", command.replaceAll("${{ matrix.shard }}", String(shard))],
+          {
+            cwd: mirror,
+            env: { ...userEnv(), PATH: pathWithSudo() },
+            encoding: "utf8",
+            timeout: 240_000,
+          },
+        );
+        expect(result.status, result.stderr).toBe(0);
+        expect(result.stdout).toContain(`(shard ${shard}/4:`);
+      }
+    }
+    const mergeCommands = commands(mergeJob.steps);
+    expect(mergeCommands).toEqual([
+      "npm run -s grade -- --merge out/shard-* --report-dir out/class",
+    ]);
+    const merged = spawnSync("bash", ["-ec", mergeCommands[0] ?? ""], {
+      cwd: mirror,
+      env: userEnv(),
+      encoding: "utf8",
+      timeout: 240_000,
+    });
+    expect(merged.status, merged.stderr).toBe(0);
+    expect(merged.stdout).toContain("Merged 4 shards: 5 submissions");
+    const { rows } = gradebookRows(
+      readFileSync(join(mirror, "out", "class", "gradebook.csv"), "utf8"),
+    );
+    expect([...rows.keys()]).toEqual(["alice", "bob", "carol", "dave", "erin"]);
+    expect(rows.get("alice")?.get("score")).toBe(rows.get("alice")?.get("max"));
+    expect(rows.get("bob")?.get("score")).toBe("0");
+    expect(rows.get("carol")?.get("main_mistake")).toBe("locale-order");
+    expect(rows.get("dave")?.get("main_mistake")).toBe("numeric-order");
+    expect(rows.get("erin")?.get("main_mistake")).toBe("idle-members-dropped");
+    expect(readFileSync(join(mirror, "out", "class", "report.html"), "utf8")).toContain(
+      '<svg id="mistakes"',
+    );
+    rmSync(mirror, { recursive: true, force: true });
+  }, 240_000);
+});

@@ -1,0 +1,486 @@
+// The platform formats (--format junit, gradescope, github, exercism) end to end: the reference,
+// the starter and a failing variant are each graded once with every format at once, and each
+// document is checked against its published shape (ajv schemas for the JSON formats, an XML parser
+// for JUnit, the workflow-command syntax for GitHub). Private cases with crafted text check the
+// escaping.
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import fc from "fast-check";
+import { beforeAll, describe, expect, it, vi } from "vitest";
+import { escapeData, escapeProperty, workflowCommand } from "../../grader/report/github.ts";
+import { textLine, xmlAttributeData, xmlData, xmlSafe } from "../../grader/report/escape.ts";
+import { junitXml } from "../../grader/report/junit.ts";
+import { grade, variantOfSolution } from "../helpers/grader.ts";
+import { EARLIER_SUMMARY, gradeAllFormats, graded, type AllFormatsRun } from "../helpers/graded.ts";
+import { CASES_DIR, ROOT } from "../helpers/program.ts";
+import { gradeResults, judgedResult, rawRun } from "../helpers/results.ts";
+import {
+  expectExercism,
+  expectGradescope,
+  parseAnnotations,
+  parseJunit,
+  validateExercism,
+  validateGradescope,
+  type Annotation,
+  type JunitSuite,
+} from "../helpers/readers.ts";
+
+// ---- the shared gradings (graded.ts): each graded once per test run, every format at once ----
+
+type Run = AllFormatsRun;
+
+/** Checks what every run shares: one suite, one testcase per case, counts, annotations' caps. */
+function expectCommonShape(run: Run): void {
+  const ids = run.results.cases.map((c) => c.id);
+  const failed = run.results.cases.filter((c) => c.status !== "pass" && c.status !== "skipped");
+
+  const suites = parseJunit(run.junit).testsuites.testsuite;
+  expect(suites).toHaveLength(1);
+  const suite = suites[0] as JunitSuite;
+  expect(suite.testcase.map((t) => t.name)).toEqual(ids);
+  const keys = suite.testcase.map((t) => `${t.classname}\u0000${t.name}`);
+  expect(new Set(keys).size).toBe(keys.length);
+  expect(Number(suite.tests)).toBe(ids.length);
+  expect(Number(suite.failures) + Number(suite.errors)).toBe(failed.length);
+
+  expectGradescope(run.gradescope);
+  expect(run.gradescope.tests.map((t) => t.name.split(":")[0])).toEqual(ids);
+  expectExercism(run.exercism);
+  expect(run.exercism.tests).toHaveLength(ids.length);
+
+  const annotations = parseAnnotations(run.stdout);
+  for (const kind of ["error", "warning"]) {
+    expect(annotations.filter((a) => a.kind === kind).length).toBeLessThanOrEqual(10);
+  }
+  expect(run.summary.startsWith(EARLIER_SUMMARY), "the summary is appended").toBe(true);
+  expect(run.summary).toContain(
+    `## Grading ${run.results.submission.replace(/([\\`*_[\]|#~])/g, "\\$1")}: ${run.results.score}/${run.results.maxScore} required points`,
+  );
+}
+
+describe("the reference (solution/) in every format", () => {
+  let run: Run;
+  beforeAll(() => {
+    run = graded("reference");
+  });
+
+  it("exits 0 and every document has the published shape", () => {
+    expect(run.status, run.stderr).toBe(0);
+    expectCommonShape(run);
+  });
+
+  it("junit: every testcase passed, classname says required or extension", () => {
+    const suite = parseJunit(run.junit).testsuites.testsuite[0] as JunitSuite;
+    expect(suite.failures).toBe("0");
+    expect(suite.errors).toBe("0");
+    for (const [i, t] of suite.testcase.entries()) {
+      expect(t.failure ?? t.error ?? t.skipped).toBeUndefined();
+      expect(t.classname).toBe(
+        run.results.cases[i]?.required ? "cases.required" : "cases.extension",
+      );
+    }
+  });
+
+  it("gradescope: full marks, extension cases marked, everything visible", () => {
+    const tests = run.gradescope.tests;
+    const total = tests.reduce((s, t) => s + t.score, 0);
+    expect(total).toBe(run.results.maxScore + run.results.extensionMaxScore);
+    expect(tests.reduce((s, t) => s + t.max_score, 0)).toBe(total);
+    for (const [i, t] of tests.entries()) {
+      const c = run.results.cases[i];
+      expect(t.status).toBe("passed");
+      expect(t.visibility).toBe("visible");
+      expect(t.tags).toEqual([c?.required ? "required" : "extension"]);
+      expect(t.name.endsWith(" (extension)")).toBe(c?.required === false);
+    }
+    expect(run.gradescope.stdout_visibility).toBe("hidden");
+  });
+
+  it("exercism: status pass, each test linked to its task", () => {
+    expect(run.exercism.version).toBe(3);
+    expect(run.exercism.status).toBe("pass");
+    expect(run.exercism).not.toHaveProperty("message");
+    for (const [i, t] of run.exercism.tests.entries()) {
+      const id = run.results.cases[i]?.id ?? "";
+      const meta = JSON.parse(readFileSync(join(CASES_DIR, id, "case.json"), "utf8")) as {
+        mode: string;
+      };
+      const expected = JSON.parse(
+        readFileSync(join(CASES_DIR, id, "expected.json"), "utf8"),
+      ) as object;
+      const decodes = meta.mode === "decode" || "error" in expected;
+      expect(t.task_id, id).toBe(decodes ? 1 : 2);
+      expect(t.status).toBe("pass");
+      expect(t.message).toBeNull();
+      expect(t.test_code).toContain(`npm run grade -- --only ${id}`);
+    }
+  });
+
+  it("github: no annotations, the log folded, a summary with every case", () => {
+    expect(parseAnnotations(run.stdout)).toEqual([]);
+    expect(run.stdout).toMatch(/^::group::Grading solution: every case\n::stop-commands::\S+\n/);
+    expect(run.stdout).toContain("::endgroup::\n");
+    expect(run.stdout).toContain(`Required:  ${run.results.score}/${run.results.maxScore} points`);
+    expect(run.summary.match(/^\| ✅ \|/gm)).toHaveLength(run.results.cases.length);
+    expect(run.summary).not.toContain("<details>");
+  });
+});
+
+describe("the starter in every format", () => {
+  let run: Run;
+  beforeAll(() => {
+    run = graded("starter");
+  });
+
+  it("exits 1 and every document has the published shape", () => {
+    expect(run.status, run.stderr).toBe(1);
+    expectCommonShape(run);
+  });
+
+  it("junit: every case an <error> of type not-implemented, its message also in the body", () => {
+    const suite = parseJunit(run.junit).testsuites.testsuite[0] as JunitSuite;
+    expect(Number(suite.errors)).toBe(run.results.cases.length);
+    for (const t of suite.testcase) {
+      expect(t.error?.type).toBe("not-implemented");
+      expect(t.error?.message).toMatch(/^not implemented yet: decodeSubscription/);
+      expect(t.error?.["#text"]).toContain(t.error?.message ?? "(none)");
+    }
+  });
+
+  it("github: at most 10 errors and 10 warnings, the last one counting the rest", () => {
+    const annotations = parseAnnotations(run.stdout);
+    const required = run.results.cases.filter((c) => c.required);
+    const extension = run.results.cases.filter((c) => !c.required);
+    const errors = annotations.filter((a) => a.kind === "error");
+    const warnings = annotations.filter((a) => a.kind === "warning");
+    expect(required.length).toBeGreaterThan(10);
+    expect(errors).toHaveLength(10);
+    expect(errors.slice(0, 9).map((a) => a.title)).toEqual(
+      required.slice(0, 9).map((c) => `${c.id} (0/${c.maxPoints})`),
+    );
+    expect(errors[9]?.title).toBe(`${required.length - 9} more required cases did not pass`);
+    expect(errors[9]?.message).toContain(
+      required
+        .slice(9)
+        .map((c) => c.id)
+        .join(", "),
+    );
+    expect(warnings).toHaveLength(Math.min(10, extension.length));
+    expect(warnings[0]?.title).toBe(
+      `${extension[0]?.id} (0/${extension[0]?.maxPoints}, extension)`,
+    );
+    expect(errors[0]?.message).toMatch(/^not implemented yet: decodeSubscription/);
+  });
+
+  it("gradescope: 0 points, every test failed with the stub's message", () => {
+    expect(run.gradescope.tests.every((t) => t.score === 0 && t.status === "failed")).toBe(true);
+    expect(run.gradescope.tests[0]?.output).toMatch(/^not implemented yet: decodeSubscription/);
+  });
+
+  it("exercism: status fail (the stubs ran), each test an error with a message", () => {
+    expect(run.exercism.status).toBe("fail");
+    for (const t of run.exercism.tests) {
+      expect(t.status).toBe("error");
+      expect(t.message).toMatch(/^not implemented yet/);
+      expect((t.output ?? "").length).toBeLessThanOrEqual(500);
+    }
+  });
+});
+
+describe("a failing variant in every format", () => {
+  let run: Run;
+  beforeAll(() => {
+    run = graded("locale-order-variant");
+  });
+
+  const failedIds = (required: boolean) =>
+    run.results.cases
+      .filter((c) => c.status !== "pass" && c.required === required)
+      .map((c) => c.id);
+
+  it("fails some required and some extension cases, and every document has the shape", () => {
+    expect(run.status).toBe(1);
+    expect(failedIds(true).length).toBeGreaterThan(0);
+    expect(failedIds(false).length).toBeGreaterThan(0);
+    expectCommonShape(run);
+  });
+
+  it("junit: a <failure> exactly for each failed case, message in the attribute and the body", () => {
+    const suite = parseJunit(run.junit).testsuites.testsuite[0] as JunitSuite;
+    for (const [i, t] of suite.testcase.entries()) {
+      const c = run.results.cases[i];
+      if (c?.status === "pass") {
+        expect(t.failure ?? t.error).toBeUndefined();
+        continue;
+      }
+      expect(c?.status).toBe("fail");
+      expect(t.failure?.type).toBe("wrong-output");
+      expect(t.failure?.message).toBe(`wrong-output: ${c?.message}`);
+      const body = t.failure?.["#text"] ?? "";
+      // The body: the title, the message, then the text report's details for the case.
+      expect(body.split("\n").slice(0, 2)).toEqual([c?.title, t.failure?.message]);
+      expect(body).toMatch(/\ninput: .*\n[^]*LESSON\.md#/);
+    }
+  });
+
+  it("github: errors for the failed required cases, warnings for the extension ones", () => {
+    const annotations = parseAnnotations(run.stdout);
+    const titleId = (a: Annotation) => a.title.replace(/ \(.*\)$/, "");
+    expect(annotations.filter((a) => a.kind === "error").map(titleId)).toEqual(failedIds(true));
+    expect(annotations.filter((a) => a.kind === "warning").map(titleId)).toEqual(failedIds(false));
+    for (const a of annotations) {
+      // The named mistake when one matches (localeCompare here), else the hint; then the rerun.
+      expect(a.message).toMatch(
+        /^wrong-output: .*\n(This looks like: [^]*\nRead LESSON\.md#[^\n]*|hint: .*\nread: LESSON\.md#.*)\nrerun: /,
+      );
+    }
+    expect(run.summary).toContain(`<details><summary>${failedIds(true)[0]}`);
+  });
+
+  it("gradescope and exercism: the failed cases, with the text report's details", () => {
+    for (const [i, t] of run.gradescope.tests.entries()) {
+      const passed = run.results.cases[i]?.status === "pass";
+      expect(t.status).toBe(passed ? "passed" : "failed");
+      if (!passed) expect(t.output).toMatch(/^wrong-output: .*\ninput: [^]*LESSON\.md#/);
+    }
+    expect(run.exercism.status).toBe("fail");
+    for (const [i, t] of run.exercism.tests.entries()) {
+      const passed = run.results.cases[i]?.status === "pass";
+      expect(t.status).toBe(passed ? "pass" : "fail");
+      if (!passed) expect(t.message).toMatch(/^wrong-output: .*\ninput: [^]*LESSON\.md#/);
+    }
+  });
+});
+
+describe("programs that do not build or crash", () => {
+  const submission = (name: string) => join(ROOT, "test", "submissions", name);
+
+  it("a build error: exercism status error with the build errors, junit <error type=build-error>", () => {
+    const run = gradeAllFormats([submission("import-answers"), "--only", "07-idle-members"]);
+    expect(run.status).toBe(1);
+    expectCommonShape(run);
+    expect(run.exercism.status).toBe("error");
+    expect(run.exercism.message).toMatch(/^Your program did not build:\n.*outside the submission/);
+    const t = (parseJunit(run.junit).testsuites.testsuite[0] as JunitSuite).testcase[0];
+    expect(t?.error?.type).toBe("build-error");
+    expect(run.gradescope.output).toMatch(/^Your program did not build:/);
+  });
+
+  it("a crash: junit <error type=crash>, exercism output is the end of standard error", () => {
+    const run = gradeAllFormats([submission("crash"), "--only", "07-idle-members"]);
+    expectCommonShape(run);
+    const t = (parseJunit(run.junit).testsuites.testsuite[0] as JunitSuite).testcase[0];
+    expect(t?.error?.type).toBe("crash");
+    expect(run.exercism.status).toBe("fail");
+    expect(run.exercism.tests[0]?.status).toBe("error");
+    expect(run.exercism.tests[0]?.output).toContain("TypeError: boom");
+  });
+});
+
+describe("private cases and crafted text", () => {
+  // A private folder and case whose names and text need escaping in every format.
+  const folder = "odd%,:cases";
+  const caseName = "01-a,b:c%d";
+  const id = `${folder}/${caseName}`;
+  const title = "Bell\u0007 & <tag> \"quoted\" 'single' lone\ud800 surrogate, astral 😀";
+  const hint = "100% sure:\nline two, with a comma";
+  let run: Run;
+  let privateDir: string;
+  beforeAll(() => {
+    privateDir = join(mkdtempSync(join(tmpdir(), "kit-private-")), folder);
+    const caseDir = join(privateDir, caseName);
+    mkdirSync(caseDir, { recursive: true });
+    const source = join(CASES_DIR, "06-uppercase-before-lowercase");
+    cpSync(source, caseDir, { recursive: true });
+    const meta = JSON.parse(readFileSync(join(source, "case.json"), "utf8")) as object;
+    writeFileSync(join(caseDir, "case.json"), JSON.stringify({ ...meta, title, hint }));
+    // Members in reverse order: no catalogued mistake, so the reports fall back to the hint.
+    const dir = variantOfSolution([
+      {
+        file: "range-assignor.ts",
+        search: "return a < b ? -1 : a > b ? 1 : 0;",
+        replace: "return a < b ? 1 : a > b ? -1 : 0;",
+      },
+    ]);
+    run = gradeAllFormats([dir, "--fixtures", privateDir, "--only", id]);
+  });
+
+  it("github: title and message escaped as workflow commands need", () => {
+    expect(run.status, run.stderr).toBe(1);
+    const [annotation, ...rest] = parseAnnotations(run.stdout);
+    expect(rest).toEqual([]);
+    expect(annotation?.kind).toBe("error");
+    expect(annotation?.raw).toMatch(
+      /^::error title=odd%25%2C%3Acases\/01-a%2Cb%3Ac%25d \(0\/2\)::wrong-output: [^\n]*%0Ahint: 100%25 sure:%0Aline two, with a comma%0Aread: LESSON\.md#member-order$/,
+    );
+    expect(annotation?.title).toBe(`${id} (0/2)`);
+    // A private case's annotation gives the hint, not the input, answer or paths.
+    expect(annotation?.message).toBe(
+      `wrong-output: ${run.results.cases[0]?.message}\nhint: ${hint}\nread: LESSON.md#member-order`,
+    );
+  });
+
+  it("junit: well-formed, characters XML forbids stripped, the rest escaped and read back", () => {
+    const suite = parseJunit(run.junit).testsuites.testsuite[0] as JunitSuite;
+    const t = suite.testcase[0];
+    expect(t?.name).toBe(id);
+    expect(t?.classname).toBe(`private.${folder}.required`);
+    const body = t?.failure?.["#text"] ?? "";
+    expect(body.split("\n")[0]).toBe("Bell & <tag> \"quoted\" 'single' lone surrogate, astral 😀");
+    expect(body.split("\n")[1]).toBe(`wrong-output: ${run.results.cases[0]?.message}`);
+    expect(run.junit.includes("\u0007")).toBe(false);
+  });
+
+  it("gradescope: the private case is after_published and its output shows no input or answer", () => {
+    const t = run.gradescope.tests[0];
+    expect(t?.visibility).toBe("after_published");
+    expect(t?.tags).toEqual(["required", "private"]);
+    expect(t?.output).toBe(
+      `wrong-output: ${run.results.cases[0]?.message}\nhint: ${hint}\nread: LESSON.md#member-order`,
+    );
+  });
+
+  it("exercism: the private case's test_code does not show its input", () => {
+    const t = run.exercism.tests[0];
+    expect(t?.test_code).toContain("(private case)");
+    expect(t?.test_code).not.toContain("input:");
+    expectExercism(run.exercism);
+  });
+
+  it("GRADESCOPE_PRIVATE_VISIBILITY sets the private cases' visibility, and is checked", () => {
+    const hidden = gradeAllFormats(["solution", "--fixtures", privateDir, "--only", id], {
+      GRADESCOPE_PRIVATE_VISIBILITY: "hidden",
+    });
+    expect(hidden.gradescope.tests[0]?.visibility).toBe("hidden");
+    const bad = grade(["solution", "--format", "gradescope"], {
+      GRADESCOPE_PRIVATE_VISIBILITY: "students",
+    });
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain("GRADESCOPE_PRIVATE_VISIBILITY=students is not a Gradescope");
+  });
+});
+
+/** @actions/core's issueCommand: not exported by the package, so loaded by its file's path. */
+type IssueCommand = (command: string, properties: Record<string, string>, message: string) => void;
+
+/** The line GitHub's own toolkit writes for a workflow command (its end of line left off). */
+async function toolkitCommand(
+  command: string,
+  properties: Record<string, string>,
+  message: string,
+): Promise<string> {
+  const file = join(ROOT, "node_modules", "@actions", "core", "lib", "command.js");
+  const { issueCommand } = (await import(file)) as { issueCommand: IssueCommand };
+  const written: string[] = [];
+  const spy = vi.spyOn(process.stdout, "write").mockImplementation((chunk) => {
+    written.push(String(chunk));
+    return true;
+  });
+  try {
+    issueCommand(command, properties, message);
+  } finally {
+    spy.mockRestore();
+  }
+  return written.join("").replace(/\r?\n$/, "");
+}
+
+describe("escaping helpers", () => {
+  it("workflow commands: %, CR and LF in data; also : and , in properties", () => {
+    expect(escapeData("50% a:b, c\r\nd")).toBe("50%25 a:b, c%0D%0Ad");
+    expect(escapeProperty("50% a:b, c\nd")).toBe("50%25 a%3Ab%2C c%0Ad");
+    expect(workflowCommand("error", { title: "t:1,2" }, "m%\n")).toBe(
+      "::error title=t%3A1%2C2::m%25%0A",
+    );
+  });
+
+  it("workflow commands: the same line as @actions/core writes (github.ts keeps its own copy)", async () => {
+    // @actions/core keeps escapeData/escapeProperty internal; its issueCommand is the oracle.
+    // Property values are non-empty: the toolkit leaves out an empty one.
+    const text = fc.string({ unit: "binary", maxLength: 40 });
+    const samples = fc.sample(
+      fc.tuple(
+        text.filter((t) => t !== ""),
+        text.filter((t) => t !== ""),
+        text,
+      ),
+      { numRuns: 300, seed: 14 },
+    );
+    samples.push(["t:1,2%\r\n", "src/main.ts", "::error::%0A% \r\n::"]);
+    for (const [title, file, message] of samples) {
+      for (const properties of [{ title }, { title, file }, {}] as Record<string, string>[]) {
+        expect(workflowCommand("error", properties, message)).toBe(
+          await toolkitCommand("error", properties, message),
+        );
+      }
+    }
+  });
+
+  it("XML: illegal characters stripped, astral characters and tab/newline/CR kept", () => {
+    expect(xmlSafe("a\u0000b\u001bc\u000bd\ufffee\tf\ng\rh")).toBe("abcde\tf\ng\rh");
+    expect(xmlSafe("x\ud800y\udc00z😀")).toBe("xyz😀");
+    // The builder writes the entities; the data layer only strips and shows.
+    expect(xmlData(`<a & "b">\t\r`)).toBe(`<a & "b">\t\\u000d`);
+    expect(xmlAttributeData(`"it's"\n\t`)).toBe(`"it's"\\u000a\\u0009`);
+  });
+
+  it("JUnit: text that looks like entities or markup reads back exactly as it was", () => {
+    const tricky = `a &bogus; &lt; &#27; &amp; ]]> <x/> "q" 'a'\ttab`;
+    const graded = judgedResult("03-per-topic-skew", rawRun({ stdout: tricky }), tricky);
+    const r = { ...graded, title: tricky };
+    const xml = junitXml(gradeResults(tricky, [r]), new Date(0));
+    expect(xml).not.toContain("&bogus;");
+    expect(xml).not.toContain("&#27;");
+    const suite = parseJunit(xml).testsuites.testsuite[0] as JunitSuite;
+    expect(suite.name).toBe(`grade ${tricky.replace("\t", "\\u0009")}`);
+    const failure = suite.testcase[0]?.failure;
+    expect((failure?.["#text"] ?? "").split("\n")[0]).toBe(tricky);
+    expect(failure?.message).toBe(textLine(`${r.reason}: ${r.message}`).replace(/\t/g, "\\u0009"));
+  });
+});
+
+describe("the schemas are strict enough to catch a wrong field", () => {
+  const gradescopeTest = {
+    name: "t",
+    score: 1,
+    max_score: 1,
+    status: "passed",
+    output: "",
+    visibility: "visible",
+  };
+  it.each([
+    ["a status Gradescope does not know", { tests: [{ ...gradescopeTest, status: "pass" }] }],
+    ["a misspelt field", { tests: [{ ...gradescopeTest, maxScore: 1 }] }],
+    ["an unknown visibility", { tests: [{ ...gradescopeTest, visibility: "private" }] }],
+    ["no score anywhere", { tests: [{ name: "t", status: "passed" }] }],
+  ])("gradescope rejects %s", (_, doc) => {
+    expect(validateGradescope(doc)).toBe(false);
+  });
+
+  const exercismTest = { name: "t", status: "pass", message: null, output: null, test_code: "x" };
+  it.each([
+    ["version 2", { version: 2, status: "pass", tests: [exercismTest] }],
+    ["status passed", { version: 3, status: "passed", tests: [exercismTest] }],
+    [
+      "a top-level message without status error",
+      { version: 3, status: "pass", message: "x", tests: [] },
+    ],
+    ["status error without a message", { version: 3, status: "error" }],
+    [
+      "status pass with a failed test",
+      { version: 3, status: "pass", tests: [{ ...exercismTest, status: "fail", message: "m" }] },
+    ],
+    [
+      "a failed test without a message",
+      { version: 3, status: "fail", tests: [{ ...exercismTest, status: "fail" }] },
+    ],
+    [
+      "output over 500 characters",
+      { version: 3, status: "pass", tests: [{ ...exercismTest, output: "x".repeat(501) }] },
+    ],
+    ["a task_id of 0", { version: 3, status: "pass", tests: [{ ...exercismTest, task_id: 0 }] }],
+    ["no test_code", { version: 3, status: "pass", tests: [{ name: "t", status: "pass" }] }],
+  ])("exercism rejects %s", (_, doc) => {
+    expect(validateExercism(doc)).toBe(false);
+  });
+});

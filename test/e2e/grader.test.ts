@@ -1,0 +1,263 @@
+// The grader end to end, through its command line: full marks for the reference, the starter's
+// stubs, a wrong submission, every status and reason, the results schema, and bad setups.
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Ajv } from "ajv";
+import { beforeAll, describe, expect, it } from "vitest";
+import { grade, gradeJson, variantOfSolution, type ResultsJson } from "../helpers/grader.ts";
+import { graded, type AllFormatsRun } from "../helpers/graded.ts";
+import { readCases, ROOT } from "../helpers/program.ts";
+
+const cases = readCases();
+const submission = (name: string) => join(ROOT, "test", "submissions", name);
+const validateResults = new Ajv({ allErrors: true, strict: true }).compile(
+  JSON.parse(readFileSync(join(ROOT, "grader", "results.schema.json"), "utf8")) as object,
+);
+
+function expectValidResults(results: ResultsJson): void {
+  const valid = validateResults(results);
+  expect(validateResults.errors ?? [], "results match grader/results.schema.json").toEqual([]);
+  expect(valid).toBe(true);
+}
+
+const requiredPoints = cases
+  .filter((c) => c.meta.required)
+  .reduce((sum, c) => sum + c.meta.points, 0);
+
+describe("grading the reference (solution/)", () => {
+  let run: AllFormatsRun;
+  beforeAll(() => {
+    run = graded("reference");
+  });
+
+  it("gives full marks and exits 0", () => {
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.results.score).toBe(requiredPoints);
+    expect(run.results.maxScore).toBe(requiredPoints);
+    expect(run.results.extensionScore).toBe(run.results.extensionMaxScore);
+    expect(run.results.cases.map((c) => c.status)).toEqual(cases.map(() => "pass"));
+  });
+
+  it("writes results that match grader/results.schema.json, stamped with the kit and case set", () => {
+    expectValidResults(run.results);
+    expect(run.results.kit.version).toBe(
+      (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string }).version,
+    );
+    expect(run.results.kit.fixtures).toMatch(/^[0-9a-f]{16}$/);
+    expect(run.results.cases.map((c) => c.id)).toEqual(cases.map((c) => c.id));
+  });
+});
+
+describe("grading the starter (the default target)", () => {
+  it("scores 0, exits 1, and says per case which stub to write, never a stack", () => {
+    const run = graded("starter");
+    expect(run.status).toBe(1);
+    const caseLines = run.text.split("\n").filter((line) => /^[✓✗⧗-] /.test(line));
+    expect(caseLines).toHaveLength(cases.length);
+    for (const line of caseLines) {
+      expect(line).toMatch(
+        /^✗ \S+ +0\/\d+( \(extension\))? {2}not implemented yet: decodeSubscription \(src\/subscription\.ts\), see LESSON\.md#the-subscription-bytes$/,
+      );
+    }
+    expect(run.text).not.toMatch(/\n\s+at /);
+    expect(run.text).toContain(`Required:  0/${requiredPoints} points`);
+
+    const { results } = run;
+    expect(results.submission).toBe("starter");
+    expect(results.score).toBe(0);
+    expect(new Set(results.cases.map((c) => `${c.status}/${c.reason}`))).toEqual(
+      new Set(["error/not-implemented"]),
+    );
+    expect(results.cases.every((c) => c.mistake === null)).toBe(true);
+  });
+});
+
+describe("a wrong submission fails exactly the cases it should", () => {
+  it("one that drops idle members fails the assign cases whose answer has a member with nothing", () => {
+    const dir = variantOfSolution([
+      {
+        file: "range-assignor.ts",
+        search: "for (const memberId of subscriptions.keys()) assignment.set(memberId, new Map());",
+        replace: "",
+      },
+      {
+        file: "range-assignor.ts",
+        search: "assignment.get(member.memberId)?.set(topic, partitions);",
+        replace:
+          "(assignment.get(member.memberId) ?? assignment.set(member.memberId, new Map()).get(member.memberId))?.set(topic, partitions);",
+      },
+    ]);
+    // From the expected answers alone: which cases have a member that owns nothing?
+    const shouldFail = cases
+      .filter((c) => {
+        if (c.meta.mode !== "assign" || !("output" in c.expected)) return false;
+        const output = c.expected.output as Record<string, Record<string, number[]>>;
+        return Object.values(output).some((topics) =>
+          Object.values(topics).every((p) => p.length === 0),
+        );
+      })
+      .map((c) => c.id);
+    expect(shouldFail.length).toBeGreaterThan(3);
+    const { status, results } = gradeJson([dir]);
+    expect(status).toBe(1);
+    const failed = results.cases.filter((c) => c.status !== "pass");
+    expect(failed.map((c) => c.id)).toEqual(shouldFail);
+    expect(new Set(failed.map((c) => `${c.status}/${c.reason}`))).toEqual(
+      new Set(["fail/wrong-output"]),
+    );
+  });
+});
+
+describe("every status and reason, from small submissions in test/submissions", () => {
+  const ASSIGN = "01-lesson-7-partitions-3-members";
+  const BAD_INPUT = cases.find((c) => "error" in c.expected && c.meta.required)?.id ?? "";
+  const one = (name: string, ids: string[], extra: string[] = []) => {
+    const { status, results } = gradeJson([
+      submission(name),
+      ...ids.flatMap((id) => ["--only", id]),
+      ...extra,
+    ]);
+    expectValidResults(results);
+    return { status, byId: new Map(results.cases.map((c) => [c.id, c])) };
+  };
+
+  it("finds a required bad-input case whose bad member is not the last member", () => {
+    const c = cases.find((x) => x.id === BAD_INPUT);
+    const expected = c?.expected as { error: { member: string } };
+    const members = (JSON.parse(c?.input ?? "{}") as { members: { memberId: string }[] }).members;
+    expect(members.at(-1)?.memberId).not.toBe(expected.error.member);
+  });
+
+  it.each([
+    ["empty-answer", ASSIGN, "fail", "wrong-output"],
+    ["empty-answer", BAD_INPUT, "fail", "wrong-error"],
+    ["reject-everyone", ASSIGN, "fail", "wrong-output"],
+    ["reject-everyone", BAD_INPUT, "fail", "wrong-error"],
+    ["invalid-output", ASSIGN, "fail", "invalid-output"],
+    ["wrong-shape", ASSIGN, "fail", "invalid-output"],
+    ["crash", ASSIGN, "error", "crash"],
+    ["uncaught", ASSIGN, "error", "crash"],
+    ["memory", ASSIGN, "error", "memory"],
+    ["output-flood", ASSIGN, "error", "output-cap"],
+  ])("%s on %s: %s / %s", (name, id, status, reason) => {
+    const run = one(name, [id]);
+    expect(run.status).toBe(1);
+    expect(run.byId.get(id)).toMatchObject({ status, reason, points: 0 });
+    expect(run.byId.get(id)?.message).not.toBe("");
+  });
+
+  it("timeout: stopped at --timeout, status timeout", () => {
+    const run = one("timeout", [ASSIGN], ["--timeout", "1000"]);
+    expect(run.byId.get(ASSIGN)).toMatchObject({ status: "timeout", reason: "timeout" });
+  });
+
+  it("build-error: importing the golden answers fails the build, every case error", () => {
+    const run = one("import-answers", [ASSIGN, BAD_INPUT]);
+    for (const id of [ASSIGN, BAD_INPUT]) {
+      expect(run.byId.get(id)).toMatchObject({ status: "error", reason: "build-error" });
+      expect(run.byId.get(id)?.message).toContain("outside the submission folder");
+    }
+  });
+});
+
+describe("the text report on a failure", () => {
+  it("shows the input in brief, a grid of owners, the named mistake and the rerun command", () => {
+    const run = graded("locale-order-variant");
+    const dir = run.args[0] ?? "";
+    expect(run.status).toBe(1);
+    const out = run.text;
+    expect(out).toContain("✗ 06-uppercase-before-lowercase");
+    expect(out).toContain(
+      'input: 1 topic ("orders":6); 4 members in input order: "Consumer-b", "consumer-a", "CONSUMER-c", "_x"',
+    );
+    expect(out).toContain(
+      [
+        '        topic "orders" (6 partitions):',
+        "          partition   0  1  2  3  4  5",
+        "          expected    A  A  B  B  C  D",
+        "          actual      C  C  D  D  B  A",
+        "                      ^  ^  ^  ^  ^  ^",
+        '        members: A = "CONSUMER-c", B = "Consumer-b", C = "_x", D = "consumer-a"; . = nobody, * = more than one',
+      ].join("\n"),
+    );
+    expect(out).toContain("This looks like: members sorted with localeCompare (locale-order).");
+    expect(out).toContain("Read LESSON.md#member-order");
+    expect(out).toContain(`rerun: npm run grade -- ${dir} --only 06-uppercase-before-lowercase`);
+    expect(out.includes("\u001b[")).toBe(false); // no colour when not a terminal
+  });
+
+  it("falls back to the case's hint when no catalogued mistake matches", () => {
+    const dir = variantOfSolution([
+      {
+        file: "range-assignor.ts",
+        search: "return a < b ? -1 : a > b ? 1 : 0;",
+        replace: "return a < b ? 1 : a > b ? -1 : 0;",
+      },
+    ]);
+    const run = grade([dir, "--only", "01-lesson-7-partitions-3-members"]);
+    expect(run.stdout).not.toContain("This looks like");
+    expect(run.stdout).toMatch(
+      /hint: .+\n\s+read: LESSON\.md#worked-example-7-partitions-3-members/,
+    );
+  });
+});
+
+describe("--types", () => {
+  it("type-checks the reference clean, and fails the build of a copy with a type error", () => {
+    const ok = gradeJson(["solution", "--types", "--only", "01-lesson-7-partitions-3-members"]);
+    expect(ok.results.cases[0]?.status).toBe("pass");
+    const dir = variantOfSolution([
+      {
+        file: "subscription.ts",
+        search: "const topics = reader.array",
+        replace: "const topics: number = reader.array",
+      },
+    ]);
+    const bad = gradeJson([dir, "--types", "--only", "01-lesson-7-partitions-3-members"]);
+    expect(bad.results.cases[0]).toMatchObject({ status: "error", reason: "build-error" });
+    expect(bad.results.cases[0]?.message).toMatch(/src\/subscription\.ts\(\d+,\d+\): error TS2322/);
+  });
+});
+
+describe("bad setups exit 2 with what to fix", () => {
+  const brokenFixtures = () => {
+    const dir = join(mkdtempSync(join(tmpdir(), "kit-private-")), "private");
+    mkdirSync(join(dir, "01-broken"), { recursive: true });
+    writeFileSync(
+      join(dir, "01-broken", "case.json"),
+      JSON.stringify({ title: "x", mode: "sideways" }),
+    );
+    writeFileSync(join(dir, "01-broken", "input.json"), "{}");
+    writeFileSync(join(dir, "01-broken", "expected.json"), "{");
+    return dir;
+  };
+
+  it.each([
+    [["--frobnicate"], /Unknown option '--frobnicate'/],
+    [["no/such/folder"], /no such submission folder: no\/such\/folder/],
+    [["test/submissions"], /is not a submission: it has no src\/main\.ts/],
+    [["solution", "--only", "99-no-such-case"], /no such case: 99-no-such-case/],
+  ])("%j", (args, message) => {
+    const run = grade(args);
+    expect(run.status).toBe(2);
+    expect(run.stdout).toBe("");
+    expect(run.stderr).toMatch(message);
+  });
+
+  it("an invalid private fixture: every problem with its file and JSON path", () => {
+    const run = grade(["solution", "--fixtures", brokenFixtures()]);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toMatch(/case\.json: does not match case\.schema\.json/);
+    expect(run.stderr).toMatch(/\/mode: must be equal to one of the allowed values/);
+    expect(run.stderr).toMatch(/input\.json: does not match input\.schema\.json/);
+    expect(run.stderr).toMatch(/expected\.json: not JSON/);
+  });
+
+  it("--help shows usage with examples and exits 0", () => {
+    const run = grade(["--help"]);
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain("Usage: npm run grade -- [PATH] [options]");
+    expect(run.stdout).toContain("npm run grade -- solution");
+  });
+});

@@ -1,0 +1,864 @@
+// Hostile submissions: each one gets the verdict it must get, zero credit, and a grader that exits 1
+// with every report file written; afterwards the fixtures are byte-for-byte unchanged, no file or
+// socket was left anywhere, no program is left running, no report holds an answer or a secret, and
+// the verdicts do not depend on the machine's load or on another grader running beside.
+//
+// The suite runs in whichever sandbox mode the machine gives this user: `root` (CI's first run) or
+// `user-namespace` (CI's second run, as uid 65534); assertions about run identities need root and
+// say so with runIf, while every other assertion holds in both modes. A machine with neither fails
+// the mode test rather than skipping anything.
+//
+// Every submission is graded ONCE, with all the cases its assertions need, in beforeAll (two
+// graders at a time); the tests only read the shared results. Nothing is timed: every wait is
+// bounded by a count (of polls, of samples) or by killing the grader this test started.
+//
+// Signals are sent only to processes this test started (its graders, its CPU burners) and to the
+// one program it stops and continues, which it finds under its own grader; the submissions send
+// theirs only to their own parent or with signal 0.
+import { execFile, execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { createHash } from "node:crypto";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { promisify } from "node:util";
+import { XMLValidator } from "fast-xml-parser";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { IDENTITY_BASE, IDENTITY_COUNT, lockName } from "../../grader/run/identities.ts";
+import { variantOfSolution, type ResultsJson } from "../helpers/grader.ts";
+import { CASES_DIR, ROOT } from "../helpers/program.ts";
+import { userEnv } from "../helpers/shell.ts";
+
+const isRoot = process.getuid?.() === 0;
+/** The sandbox mode the grader must pick here: root, or (any other user) user namespaces. */
+const MODE = isRoot ? "root" : "user-namespace";
+
+const CASE_IDS = readdirSync(CASES_DIR).sort();
+/** The case id that starts with `prefix` (e.g. "02"). */
+function caseId(prefix: string): string {
+  const id = CASE_IDS.find((c) => c.startsWith(`${prefix}-`));
+  if (id === undefined) throw new Error(`no case ${prefix}`);
+  return id;
+}
+const ONE = caseId("01");
+const BAD_INPUT = caseId("25");
+const SEVEN = ["01", "02", "03", "04", "05", "06", "07"].map(caseId);
+/** The cases of the load and two-grader comparisons: assign, decode and bad input. */
+const LOAD_IDS = [ONE, caseId("02"), caseId("19"), BAD_INPUT];
+/** What the grader graded beside the loaded gradings. */
+const BESIDE_IDS = ["05", "06", "07", "08"].map(caseId);
+const SECRET = "kit-test-secret-3f9a1c";
+/** A CPU limit of one second: the slow programs' verdicts come fast. */
+const ONE_SECOND = ["--timeout", "1000"];
+
+/** SHA-256 over every file under a folder, in path order. */
+function treeHash(dir: string): string {
+  const hash = createHash("sha256");
+  const walk = (d: string) => {
+    for (const name of readdirSync(d).sort()) {
+      const path = join(d, name);
+      if (statSync(path).isDirectory()) walk(path);
+      else hash.update(path).update(readFileSync(path));
+    }
+  };
+  walk(dir);
+  return hash.digest("hex");
+}
+
+/** This test's graders' TMPDIR (what they build), so that what they leave there shows. */
+const BUILD_TMP = mkdtempSync(join(tmpdir(), "kit-hostile-"));
+chmodSync(BUILD_TMP, 0o755);
+/** Where every grading writes its report files, one folder per grading. */
+const REPORTS = mkdtempSync(join(tmpdir(), "kit-hostile-reports-"));
+
+// ---------------------------------------------------------------------------------------------
+// Processes
+
+/** One process as `ps` lists it. */
+interface Proc {
+  uid: number;
+  pid: number;
+  ppid: number;
+  args: string;
+}
+
+/** Parses `ps -eo uid=,pid=,ppid=,args=`. */
+function parsePs(text: string): Proc[] {
+  const procs: Proc[] = [];
+  for (const line of text.split("\n")) {
+    const match = /^\s*(\d+)\s+(\d+)\s+(\d+)\s(.*)$/.exec(line);
+    if (match === null) continue;
+    procs.push({
+      uid: Number(match[1]),
+      pid: Number(match[2]),
+      ppid: Number(match[3]),
+      args: match[4] ?? "",
+    });
+  }
+  return procs;
+}
+
+const PS_ARGS = ["-eo", "uid=,pid=,ppid=,args="];
+/** Every process on the machine, now. */
+const processesNow = (): Proc[] => parsePs(execFileSync("ps", PS_ARGS, { encoding: "utf8" }));
+const execFileAsync = promisify(execFile);
+/** Every process on the machine, without blocking the graders' pipes while ps runs. */
+async function processes(): Promise<Proc[]> {
+  const { stdout } = await execFileAsync("ps", PS_ARGS, { encoding: "utf8" });
+  return parsePs(stdout);
+}
+
+/** A submission's program as the sandbox starts it: Node under its permission model, its bundle at /dev/shm/program. */
+const PROGRAM = /^\S*node\S*\s.*--(?:experimental-)?permission\b.*\/dev\/shm\/program\//;
+const isIdentity = (uid: number) => uid >= IDENTITY_BASE && uid < IDENTITY_BASE + IDENTITY_COUNT;
+
+/** The pids from `p` up to the first process (at most 64: pid chains are short). */
+function ancestry(p: Proc, byPid: Map<number, Proc>): number[] {
+  const chain: number[] = [];
+  let current: Proc | undefined = p;
+  for (let depth = 0; current !== undefined && depth < 64; depth++) {
+    chain.push(current.pid);
+    current = current.ppid === current.pid ? undefined : byPid.get(current.ppid);
+  }
+  return chain;
+}
+
+/** The submissions' programs running under the process `ancestor` (a grader this test started). */
+function programsUnder(procs: Proc[], ancestor: number): Proc[] {
+  const byPid = new Map(procs.map((p) => [p.pid, p]));
+  return procs.filter((p) => PROGRAM.test(p.args) && ancestry(p, byPid).includes(ancestor));
+}
+
+/**
+ * Run identities some live grader holds: the abstract sockets that lock them (identities.ts),
+ * which the kernel frees when the grader dies.
+ */
+function lockedIdentities(): Set<number> {
+  const prefix = lockName(IDENTITY_BASE).slice(1, -String(IDENTITY_BASE).length);
+  const locked = new Set<number>();
+  for (const line of readFileSync("/proc/net/unix", "utf8").split("\n")) {
+    const at = line.indexOf(`@${prefix}`);
+    if (at >= 0) locked.add(Number(line.slice(at + 1 + prefix.length)));
+  }
+  return locked;
+}
+
+/**
+ * Processes a grader left behind: a program running as a run identity that no live grader holds
+ * (other engineers' graders on this machine hold theirs while their programs run), a program at
+ * /dev/shm/program outside any sandbox (no `unshare` above it), or the sleep that detached-child
+ * would have started.
+ */
+function leftovers(): string[] {
+  const procs = processesNow();
+  const byPid = new Map(procs.map((p) => [p.pid, p]));
+  const locked = lockedIdentities();
+  const sandboxed = (p: Proc) =>
+    ancestry(p, byPid).some((pid) => byPid.get(pid)?.args.startsWith("unshare ") === true);
+  return procs
+    .filter(
+      (p) =>
+        (isIdentity(p.uid) && !locked.has(p.uid)) ||
+        / sleep 1234$/.test(p.args) ||
+        (PROGRAM.test(p.args) && !sandboxed(p)),
+    )
+    .map((p) => `${p.uid} ${p.pid} ${p.args}`);
+}
+
+/** leftovers(), asked again (at most 20 times, 250 ms apart) while processes may still be dying. */
+async function settledLeftovers(): Promise<string[]> {
+  let left = leftovers();
+  for (let i = 0; i < 20 && left.length > 0; i++) {
+    await sleep(250);
+    left = leftovers();
+  }
+  return left;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Grading
+
+/** One grading this test runs. */
+interface GradingSpec {
+  /** Unique: the report folder's name and the key results are shared under. */
+  label: string;
+  /** The submission folder, relative to the kit or absolute. */
+  submission: string;
+  ids: readonly string[];
+  extra?: readonly string[];
+  /** The grader's own heap (MiB), where a submission may make it grow without bound. */
+  graderHeapMiB?: number;
+  /** The grader is killed after this long (ms): the test's bound, not a verdict. */
+  killAfterMs?: number;
+}
+
+/** One case of a results file. */
+type CaseJson = ResultsJson["cases"][number];
+
+/** What one grading produced: its exit, its text report (stdout) and its report files. */
+interface Graded {
+  label: string;
+  exitCode: number | null;
+  /** The test killed the grader at its bound. */
+  killed: boolean;
+  text: string;
+  stderr: string;
+  /** The report files' contents, undefined when not written. */
+  json: string | undefined;
+  junit: string | undefined;
+  results: ResultsJson | undefined;
+  byId: Map<string, CaseJson>;
+}
+
+/** A file's text, or undefined when it does not exist. */
+const readIfThere = (path: string) => (existsSync(path) ? readFileSync(path, "utf8") : undefined);
+
+/** Output kept per stream of a grader: generous, but bounded. */
+const KEEP_BYTES = 64 * 1024 * 1024;
+
+/** A started grader: its pid, whether it still runs, and what it produced once done. */
+interface Running {
+  pid: number;
+  running: () => boolean;
+  done: Promise<Graded>;
+}
+
+/**
+ * Starts `npm run grade` (its launcher, as npm runs it) on one submission with every report
+ * format: JSON and JUnit to files in the grading's report folder, text on standard output.
+ */
+function startGrading(spec: GradingSpec): Running {
+  const dir = join(REPORTS, spec.label);
+  mkdirSync(dir, { recursive: true });
+  const files = { json: join(dir, "results.json"), junit: join(dir, "junit.xml") };
+  const node =
+    spec.graderHeapMiB === undefined ? [] : [`--max-old-space-size=${spec.graderHeapMiB}`];
+  const child = spawn(
+    process.execPath,
+    [
+      ...node,
+      join(ROOT, "grader", "launch.mjs"),
+      spec.submission,
+      ...spec.ids.flatMap((id) => ["--only", id]),
+      ...(spec.extra ?? []),
+      "--format",
+      `json=${files.json}`,
+      "--format",
+      `junit=${files.junit}`,
+      "--format",
+      "text",
+    ],
+    {
+      cwd: ROOT,
+      env: userEnv({ INIT_CWD: ROOT, KIT_SECRET_TOKEN: SECRET, TMPDIR: BUILD_TMP }),
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
+  const out = { stdout: [] as Buffer[], stderr: [] as Buffer[] };
+  const sizes = { stdout: 0, stderr: 0 };
+  for (const stream of ["stdout", "stderr"] as const) {
+    child[stream].on("data", (chunk: Buffer) => {
+      if (sizes[stream] < KEEP_BYTES) out[stream].push(chunk);
+      sizes[stream] += chunk.length;
+    });
+  }
+  let finished = false;
+  let killed = false;
+  const bound = setTimeout(() => {
+    killed = true;
+    child.kill("SIGKILL");
+  }, spec.killAfterMs ?? 240_000);
+  const done = new Promise<Graded>((resolve) => {
+    child.on("close", (code) => {
+      finished = true;
+      clearTimeout(bound);
+      const json = readIfThere(files.json);
+      let results: ResultsJson | undefined;
+      try {
+        results = json === undefined ? undefined : (JSON.parse(json) as ResultsJson);
+      } catch {
+        results = undefined;
+      }
+      resolve({
+        label: spec.label,
+        exitCode: code,
+        killed,
+        text: Buffer.concat(out.stdout).toString("utf8"),
+        stderr: Buffer.concat(out.stderr).toString("utf8"),
+        json,
+        junit: readIfThere(files.junit),
+        results,
+        byId: new Map((results?.cases ?? []).map((c) => [c.id, c])),
+      });
+    });
+  });
+  return { pid: child.pid ?? -1, running: () => !finished, done };
+}
+
+/** Runs `tasks`, `width` at a time, keeping their order in the results. */
+async function inPool<T>(tasks: readonly (() => Promise<T>)[], width: number): Promise<T[]> {
+  const results: T[] = new Array<T>(tasks.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < tasks.length) {
+      const index = next++;
+      results[index] = await (tasks[index] as () => Promise<T>)();
+    }
+  };
+  await Promise.all(Array.from({ length: width }, worker));
+  return results;
+}
+
+/** The sandbox mode the grader said it used (its warning line; none in root mode). */
+function sandboxMode(stderr: string): string {
+  if (
+    /grade: warning: sandbox: not root: programs run as your own user \(in namespaces/.test(stderr)
+  )
+    return "user-namespace";
+  if (/grade: warning: (sandbox|Windows)/.test(stderr)) return "none";
+  return "root";
+}
+
+/** The results without anything measured in time, as one string to compare byte for byte. */
+function verdictsOnly(g: Graded): string {
+  const strip = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(strip);
+    if (value === null || typeof value !== "object") return value;
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([key]) => !/(duration|time|cpu)(Ms)?$/i.test(key))
+        .map(([key, v]) => [key, strip(v)]),
+    );
+  };
+  return JSON.stringify({ exitCode: g.exitCode, results: strip(g.results) });
+}
+
+/** C0 controls but tab and newline, DEL, C1 controls, and the bidirectional overrides. */
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
+const UNPRINTABLE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+
+/**
+ * Every answer text a leak would show: each expected.json as the file holds it and as compact
+ * JSON (`{"output":{...}}` or `{"error":{...}}`).
+ */
+function answerTexts(): string[] {
+  return CASE_IDS.flatMap((id) => {
+    const raw = readFileSync(join(CASES_DIR, id, "expected.json"), "utf8");
+    return [raw.trim(), JSON.stringify(JSON.parse(raw))];
+  });
+}
+
+/** Socket files under `dirs` (at most `depth` folders down), found with `find -type s`. */
+function socketFiles(dirs: readonly string[], depth: number): string[] {
+  const there = dirs.filter((d) => existsSync(d));
+  if (there.length === 0) return [];
+  try {
+    return execFileSync("find", [...there, "-maxdepth", String(depth), "-type", "s"], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+    })
+      .split("\n")
+      .filter((line) => line !== "");
+  } catch (error) {
+    // find exits 1 when some folder could not be read (another user's): keep what it printed.
+    return String((error as { stdout?: string }).stdout ?? "")
+      .split("\n")
+      .filter((line) => line !== "");
+  }
+}
+
+/** The probe's line: its pid, its parent's, and every pid signal 0 reached. */
+function probeLine(message: string): { probe: number; parent: number; signalable: number[] } {
+  const match = /probe (\d+) \(parent (\d+)\) could signal: (\[[\d,]*\])/.exec(message);
+  if (match === null) throw new Error(`no probe line in ${JSON.stringify(message)}`);
+  return {
+    probe: Number(match[1]),
+    parent: Number(match[2]),
+    signalable: JSON.parse(match[3] ?? "[]") as number[],
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The gradings
+
+/** The reference with a 1.5 s sleep before it starts: slow in wall time, light on CPU. */
+const SLEEPY = variantOfSolution([
+  {
+    file: "main.ts",
+    search: "process.exitCode = main(process.argv.slice(2));",
+    replace:
+      "// Sleeps 1.5 s first: wall time, not CPU time.\nsetTimeout(() => {\n  process.exitCode = main(process.argv.slice(2));\n}, 1500);",
+  },
+]);
+
+/** A hostile submission under test/submissions, graded on `ids`. */
+const hostile = (name: string, ids: readonly string[], extra: readonly string[] = []) => ({
+  label: name,
+  submission: join("test", "submissions", name),
+  ids,
+  extra,
+});
+
+/** The verdict each hostile submission must get on each of its cases. */
+const VERDICTS: readonly (readonly [GradingSpec, string, string])[] = [
+  [hostile("timeout", [ONE], ONE_SECOND), "timeout", "timeout"],
+  [hostile("idle-timer", [ONE], ONE_SECOND), "timeout", "timeout"],
+  [hostile("print-then-hang", [ONE], ONE_SECOND), "timeout", "timeout"],
+  [hostile("output-flood", [ONE]), "error", "output-cap"],
+  [hostile("stderr-flood", [ONE]), "error", "output-cap"],
+  [hostile("offheap-memory", [ONE]), "error", "memory"],
+  [hostile("crash", [ONE]), "error", "crash"],
+  [hostile("uncaught", [ONE]), "error", "crash"],
+  [hostile("silent-exit", [ONE]), "fail", "invalid-output"],
+  [hostile("invalid-output", [ONE]), "fail", "invalid-output"],
+  [hostile("wrong-shape", [ONE]), "fail", "invalid-output"],
+  [hostile("proto-pollution", [ONE]), "fail", "wrong-output"],
+  [hostile("search-disk", [ONE]), "error", "crash"],
+  [hostile("rewrite-answers", [ONE]), "error", "crash"],
+  [hostile("write-files", [ONE]), "error", "crash"],
+  [hostile("detached-child", [ONE]), "error", "crash"],
+  [hostile("socket-files", [ONE]), "error", "crash"],
+  [hostile("import-answers", [ONE]), "error", "build-error"],
+  [hostile("symlink-answers", [ONE]), "error", "build-error"],
+  [hostile("template-import", [ONE]), "error", "build-error"],
+  [hostile("tsconfig-paths", [ONE]), "error", "build-error"],
+  // Source maps that list the answers: stripped before the bundler reads them, so the program
+  // finds no answer in its own bundle and says so (exit 70).
+  [hostile("inline-source-map", [ONE]), "error", "crash"],
+  [hostile("external-source-map", [ONE]), "error", "crash"],
+  [hostile("glob-import", [ONE]), "error", "build-error"],
+  [hostile("typeof-answer", [ONE], ["--types"]), "error", "build-error"],
+  [hostile("ansi-stderr", [ONE]), "error", "crash"],
+  [hostile("key-injection", [ONE]), "fail", "wrong-output"],
+  [hostile("text-injection", [ONE]), "fail", "invalid-output"],
+  [hostile("print-env", [ONE]), "error", "crash"],
+  [hostile("signal-parent", [ONE]), "error", "crash"],
+  [hostile("reject-everyone", [BAD_INPUT]), "fail", "wrong-error"],
+  // Relies on the bounded explanations (grader/explain/grid.ts): a grid as wide as the largest
+  // partition number ran the grader out of stack or heap.
+  [
+    {
+      ...hostile("huge-partitions", [ONE, caseId("02")]),
+      graderHeapMiB: 1024,
+      killAfterMs: 120_000,
+    },
+    "fail",
+    "wrong-output",
+  ],
+];
+
+const SLOW_CRASH = hostile("slow-crash", SEVEN, ONE_SECOND);
+/** The same gradings, idle and under load: the reference, the memory hog, a slow program. */
+const COMPARED: readonly GradingSpec[] = [
+  { label: "solution", submission: "solution", ids: LOAD_IDS },
+  hostile("memory", LOAD_IDS),
+  { label: "sleepy", submission: SLEEPY, ids: LOAD_IDS },
+];
+/** A busy loop graded under load: still a timeout (by the CPU limit, or by the wall backstop). */
+const BUSY_LOADED = {
+  ...hostile("timeout", [ONE, caseId("02")], ONE_SECOND),
+  label: "timeout-loaded",
+};
+const PROBE = hostile("signal-probe", SEVEN.slice(0, 3));
+/** Each hostile grading's label (they must all give zero credit). */
+const HOSTILE_LABELS = [
+  ...VERDICTS.map(([spec]) => spec.label),
+  SLOW_CRASH.label,
+  PROBE.label,
+  "memory",
+];
+
+/** Every grading, shared by the tests below (idle ones under their plain label). */
+const graded = new Map<string, Graded>();
+/** Gradings of the compared submissions while twelve CPU burners and another grader ran. */
+const loaded = new Map<string, Graded>();
+/** The grader beside the loaded gradings. */
+let beside: Graded | undefined;
+/** The programs the test stopped and continued (one is expected). */
+const stopped: Proc[] = [];
+/** Run identities and program uids seen under grader A (the probe) and grader B (sleepy). */
+const pair = { uidsA: new Set<number>(), uidsB: new Set<number>(), samples: 0 };
+let pairB: Graded | undefined;
+let fixturesBefore = "";
+let leftoversBefore: string[] = [];
+/** CPU burners still running (killed in the load phase's finally, and again in afterAll). */
+const burners: ChildProcess[] = [];
+
+/** Gets a grading by label (failing the test that asks for one that did not run). */
+function get(label: string): Graded {
+  const g = graded.get(label);
+  if (g === undefined) throw new Error(`no grading ${label}`);
+  return g;
+}
+
+/**
+ * Grades `spec` and, while it runs, finds its program (under this grader only), stops it with
+ * SIGSTOP for 2 s (longer than its whole CPU limit) and continues it. Polls at most 400 times.
+ */
+async function gradeWhileStopping(spec: GradingSpec): Promise<Graded> {
+  const grading = startGrading(spec);
+  try {
+    for (let poll = 0; poll < 400 && grading.running() && stopped.length === 0; poll++) {
+      for (const p of programsUnder(await processes(), grading.pid)) {
+        try {
+          process.kill(p.pid, "SIGSTOP");
+          stopped.push(p);
+        } catch {
+          // It ended between ps and now: the next poll finds no program, or the next one.
+        }
+      }
+      if (stopped.length === 0) await sleep(25);
+    }
+    if (stopped.length > 0) await sleep(2000);
+  } finally {
+    for (const p of stopped) {
+      try {
+        process.kill(p.pid, "SIGCONT");
+      } catch {
+        // It ended (killed with its sandbox): the verdict will say so.
+      }
+    }
+  }
+  return grading.done;
+}
+
+/** Grades A (the probe) and B (the sleepy reference) at once, sampling their programs' uids. */
+async function gradePair(): Promise<void> {
+  const a = startGrading(PROBE);
+  const b = startGrading({ label: "sleepy-beside-probe", submission: SLEEPY, ids: LOAD_IDS });
+  for (let i = 0; i < 1200 && (a.running() || b.running()); i++) {
+    const procs = await processes();
+    for (const p of programsUnder(procs, a.pid)) pair.uidsA.add(p.uid);
+    for (const p of programsUnder(procs, b.pid)) pair.uidsB.add(p.uid);
+    pair.samples++;
+    await sleep(50);
+  }
+  graded.set(PROBE.label, await a.done);
+  pairB = await b.done;
+}
+
+/** Grades the compared submissions again beside a grader and twelve CPU-bound processes. */
+async function gradeLoaded(): Promise<void> {
+  try {
+    for (let i = 0; i < 12; i++) {
+      // Each ends by itself after 5 minutes should this test die before killing it.
+      const burner = spawn(
+        process.execPath,
+        ["-e", "const end = Date.now() + 300000; while (Date.now() < end) {}"],
+        { stdio: "ignore" },
+      );
+      burners.push(burner);
+    }
+    const besideGrading = startGrading({
+      label: "solution-beside",
+      submission: "solution",
+      ids: BESIDE_IDS,
+    });
+    const busy = startGrading(BUSY_LOADED);
+    const results = await Promise.all(
+      COMPARED.map((spec) => startGrading({ ...spec, label: `${spec.label}-loaded` }).done),
+    );
+    COMPARED.forEach((spec, i) => loaded.set(spec.label, results[i] as Graded));
+    loaded.set(BUSY_LOADED.label, await busy.done);
+    beside = await besideGrading.done;
+  } finally {
+    for (const burner of burners.splice(0)) burner.kill("SIGKILL");
+  }
+}
+
+describe(`hostile submissions (sandbox mode ${MODE})`, () => {
+  beforeAll(async () => {
+    fixturesBefore = treeHash(join(ROOT, "fixtures"));
+    leftoversBefore = await settledLeftovers();
+    // (a) The compared gradings one at a time, with nothing else of this test running.
+    for (const spec of COMPARED) graded.set(spec.label, await startGrading(spec).done);
+    // Every other submission once, two graders at a time.
+    const tasks = [
+      ...[...VERDICTS.map(([spec]) => spec), SLOW_CRASH].map(
+        (spec) => async () => graded.set(spec.label, await startGrading(spec).done),
+      ),
+      async () =>
+        graded.set(
+          "sleepy-stopped",
+          await gradeWhileStopping({
+            label: "sleepy-stopped",
+            submission: SLEEPY,
+            ids: [ONE],
+            extra: ONE_SECOND,
+          }),
+        ),
+    ];
+    await inPool(tasks, 2);
+    // Two graders at once: the probe beside a slow reference.
+    await gradePair();
+    // (b) The compared gradings again, under load.
+    await gradeLoaded();
+  }, 900_000);
+
+  afterAll(() => {
+    for (const burner of burners) burner.kill("SIGKILL");
+    rmSync(REPORTS, { recursive: true, force: true });
+    rmSync(dirname(SLEEPY), { recursive: true, force: true });
+    rmSync(BUILD_TMP, { recursive: true, force: true });
+  });
+
+  it("the grader isolated every program with the sandbox mode this user allows", () => {
+    expect(graded.size).toBeGreaterThan(30);
+    for (const g of [...graded.values(), ...loaded.values()])
+      expect(sandboxMode(g.stderr), `${g.label}: ${g.stderr}`).toBe(MODE);
+  });
+
+  it.each(
+    VERDICTS.map(([spec, status, reason]) => [spec.label, spec.ids, status, reason] as const),
+  )("%s on %j: %s / %s", (label, ids, status, reason) => {
+    const g = get(label);
+    for (const id of ids)
+      expect(g.byId.get(id), `${label} ${id}: ${g.stderr}`).toMatchObject({
+        status,
+        reason,
+        points: 0,
+      });
+  });
+
+  it("the memory hog runs out of memory", () => {
+    expect(get("memory").byId.get(ONE)).toMatchObject({ status: "error", reason: "memory" });
+  });
+
+  it.each(HOSTILE_LABELS)(
+    "%s: zero credit, the grader exits 1 and writes every report file",
+    (label) => {
+      const g = get(label);
+      expect(g.killed, `${label} was still grading at the test's bound`).toBe(false);
+      expect(g.exitCode, `${label}: ${g.stderr.slice(0, 2000)}`).toBe(1);
+      expect(g.results, `${label}: results.json`).toBeDefined();
+      expect(g.results?.score).toBe(0);
+      expect(g.results?.extensionScore).toBe(0);
+      expect(g.results?.cases.every((c) => c.points === 0)).toBe(true);
+      expect(XMLValidator.validate(g.junit ?? ""), `${label}: junit.xml`).toBe(true);
+      expect(g.text).toMatch(/^Grading /);
+      expect(g.text).toMatch(/Required: +0\/\d+ points/);
+    },
+  );
+
+  it("a program that searches the disk is denied every read", () => {
+    const text = get("search-disk").text;
+    expect(text).toMatch(/search of \/work failed: Access to this API has been restricted/);
+    expect(text).toMatch(/search of \/ failed: Access to this API has been restricted/);
+  });
+
+  it("a program that rewrites the answers is denied every write", () => {
+    expect(get("rewrite-answers").text).toContain("writes denied: 3 of 3");
+    expect(treeHash(join(ROOT, "fixtures"))).toBe(fixturesBefore);
+  });
+
+  it("a program that leaves files behind leaves none", () => {
+    expect(readdirSync("/tmp").filter((name) => name.startsWith("hostile-was-here"))).toEqual([]);
+    expect(existsSync(join(ROOT, "left-behind.txt"))).toBe(false);
+  });
+
+  it("a program that creates socket files leaves none in the kit, the reports or /tmp", () => {
+    // Where it could listen at all: only folders private to its own run (the report says so).
+    const text = get("socket-files").text;
+    expect(text).toMatch(/sockets listening: \d+ of \d+/);
+    for (const line of text.split("\n").filter((l) => l.endsWith(": listening")))
+      expect(line).toMatch(
+        /\| (\.|\/tmp|\/var\/tmp|\/dev\/shm|\/dev\/shm\/program\/\.\.)\/hostile-socket-\d+: listening$/,
+      );
+    expect(socketFiles([ROOT, REPORTS, BUILD_TMP], 64)).toEqual([]);
+    const named = (dirs: string[], depth: number) =>
+      socketFiles(dirs, depth).filter((path) => path.includes("hostile-socket-"));
+    expect(named(["/tmp", "/var/tmp", "/dev/shm"], 4)).toEqual([]);
+    // The absolute folders it tried (it cannot know the kit's own), and the root folder itself.
+    const guesses = ["/work", "/root", "/home", "/autograder", "/github", "/builds", "/workspace"];
+    expect(named([...guesses, "/app", "/srv"], 2)).toEqual([]);
+    expect(named(["/"], 1)).toEqual([]);
+  });
+
+  it.each([
+    // Its standard error, in the report's last lines.
+    ["ansi-stderr", [/\\u001b\[1A\\u001b\[2K\\u000d/]],
+    // Member ids are shown as JSON strings (\r for the carriage return) or with \u escapes.
+    [
+      "key-injection",
+      [
+        /\\u001b\[2K(\\r|\\u000d)✓ 01-lesson/,
+        /\\u009b2K\\u009b1Aconsumer-b/i,
+        /consumer-\\u202ec/i,
+      ],
+    ],
+    // The grader's own message, which quotes the start of the output.
+    ["text-injection", [/standard output is not JSON: .*\\u001b\[2K/]],
+  ] as const)("%s: terminal escapes are shown as visible text, never acted on", (label, shown) => {
+    const text = get(label).text;
+    for (const pattern of shown) expect(text).toMatch(pattern);
+  });
+
+  it.each(["ansi-stderr", "key-injection", "text-injection"])(
+    "%s: no report holds a control character or a bidirectional override",
+    (label) => {
+      const g = get(label);
+      for (const [file, text] of [
+        ["text", g.text],
+        ["results.json", g.json ?? ""],
+        ["junit.xml", g.junit ?? ""],
+      ] as const) {
+        const found = UNPRINTABLE.exec(text);
+        expect(
+          found === null
+            ? null
+            : `${file}: ${JSON.stringify(text.slice(Math.max(0, found.index - 40), found.index + 10))}`,
+        ).toBeNull();
+      }
+    },
+  );
+
+  it("the build refuses a link in src/, a computed import and an import from outside", () => {
+    expect(get("symlink-answers").text).toMatch(/src\/answers\.json is a symbolic link/);
+    expect(get("template-import").text).toMatch(/import\(\) with a computed path/);
+    expect(get("import-answers").text).toMatch(/reaches outside the submission folder/);
+  });
+
+  it("the environment holds none of the grader's variables, nor where the grader runs", () => {
+    const text = get("print-env").text;
+    const env = /environment: (\{.*\})/.exec(text)?.[1];
+    expect(env, text).toBeDefined();
+    const vars = new Map(Object.entries(JSON.parse(env ?? "{}") as Record<string, string>));
+    // PWD is the program's own working folder, which a shell exports: it tells nothing.
+    const extra = [...vars.keys()].filter(
+      (k) => !["LANG", "LC_ALL", "PATH", "TZ", "PWD"].includes(k),
+    );
+    expect(extra).toEqual([]);
+    expect(vars.get("LANG")).toBe("C.UTF-8");
+    expect(vars.get("TZ")).toBe("UTC");
+    const kit = ROOT.replace(/\/$/, "");
+    for (const [name, value] of vars) expect(value.includes(kit), `${name}=${value}`).toBe(false);
+  });
+
+  it("no report of any grading holds the grader's secret or an answer", () => {
+    const answers = answerTexts();
+    const all = [...graded.values(), ...loaded.values(), ...(beside ? [beside] : [])];
+    for (const g of pairB === undefined ? all : [...all, pairB]) {
+      for (const report of [g.text, g.json ?? "", g.junit ?? ""]) {
+        expect(report.includes(SECRET), g.label).toBe(false);
+        expect(report.includes("KIT_SECRET_TOKEN"), g.label).toBe(false);
+        const leaked = answers.find((answer) => report.includes(answer));
+        expect(leaked, `${g.label} shows an answer`).toBeUndefined();
+      }
+    }
+  });
+
+  it.runIf(isRoot)(
+    "signalling the grader is not allowed (the program runs as its own identity)",
+    () => {
+      expect(get("signal-parent").text).toMatch(/could not signal parent \d+: EPERM/);
+    },
+  );
+
+  it("signalling its parent reaches at most its own sandbox's first process, never the grader", () => {
+    // In a PID namespace the parent is pid 1 of that namespace: the sandbox's wrapper shell.
+    const message = get("signal-parent").byId.get(ONE)?.message ?? "";
+    expect(message).toMatch(/(could not signal|signalled) parent 1\b/);
+  });
+
+  it("the probe can signal only itself (without root: also its own namespace pid 1)", () => {
+    const g = get(PROBE.label);
+    expect(g.results?.cases).toHaveLength(3);
+    for (const c of g.results?.cases ?? []) {
+      const { probe, parent, signalable } = probeLine(c.message);
+      expect(parent).toBe(1);
+      expect(signalable).toContain(probe);
+      // kill(tid, 0) also succeeds for the probe's own threads, which Node starts right after it.
+      // As root nothing else: pid 1, the sandbox's wrapper shell, runs as root. In user-namespace
+      // mode that wrapper runs as the same user, so pid 1 of the probe's own namespace may show.
+      const others = signalable.filter((pid) => pid < probe || pid >= probe + 64);
+      expect(others).toEqual(isRoot ? [] : others.filter((pid) => pid === 1));
+    }
+  });
+
+  it("after three slow failures every later case is skipped, in case order", () => {
+    const cases = get(SLOW_CRASH.label).results?.cases ?? [];
+    expect(cases.map((c) => [c.status, c.reason])).toEqual([
+      ["error", "crash"],
+      ["error", "crash"],
+      ["error", "crash"],
+      ["skipped", "skipped-after-timeouts"],
+      ["skipped", "skipped-after-timeouts"],
+      ["skipped", "skipped-after-timeouts"],
+      ["skipped", "skipped-after-timeouts"],
+    ]);
+  });
+
+  it("a program stopped for longer than its CPU limit still passes: wall time is not the limit", () => {
+    expect(stopped, "the test found the program under its grader and stopped it").toHaveLength(1);
+    if (isRoot) expect(isIdentity(stopped[0]?.uid ?? 0)).toBe(true);
+    else expect(stopped[0]?.uid).toBe(process.getuid?.());
+    const g = get("sleepy-stopped");
+    expect(g.byId.get(ONE), g.text).toMatchObject({ status: "pass" });
+    expect(g.exitCode).toBe(0);
+  });
+
+  it("two graders at once: the second's verdicts are what it gets alone", () => {
+    expect(pairB, "grader B ran").toBeDefined();
+    expect(pairB === undefined ? "" : verdictsOnly(pairB)).toBe(verdictsOnly(get("sleepy")));
+    // B's programs all ran to the end: none was killed by A's probe or A's grader.
+    expect(pairB?.results?.cases.every((c) => c.status === "pass")).toBe(true);
+  });
+
+  it.runIf(isRoot)("two graders at once: their programs run as disjoint run identities", () => {
+    expect(pair.uidsA.size, `${pair.samples} samples`).toBeGreaterThan(0);
+    expect(pair.uidsB.size, `${pair.samples} samples`).toBeGreaterThan(0);
+    for (const uid of [...pair.uidsA, ...pair.uidsB]) expect(isIdentity(uid)).toBe(true);
+    expect([...pair.uidsA].filter((uid) => pair.uidsB.has(uid))).toEqual([]);
+  });
+
+  it.runIf(!isRoot)(
+    "two graders at once: programs run as this user, without a run identity",
+    () => {
+      expect(pair.uidsA.size + pair.uidsB.size, `${pair.samples} samples`).toBeGreaterThan(0);
+      for (const uid of [...pair.uidsA, ...pair.uidsB]) expect(uid).toBe(process.getuid?.());
+    },
+  );
+
+  it.each(COMPARED.map((spec) => spec.label))(
+    "%s: the same verdicts, byte for byte, idle and beside twelve CPU burners and a grader",
+    (label) => {
+      const idle = get(label);
+      const busy = loaded.get(label);
+      expect(busy, `${label} graded under load`).toBeDefined();
+      expect(busy === undefined ? "" : verdictsOnly(busy)).toBe(verdictsOnly(idle));
+    },
+  );
+
+  it("a busy loop is a timeout under load too, not a crash", () => {
+    // The message may differ (under load the wall backstop can come first), the verdict not.
+    const g = loaded.get(BUSY_LOADED.label);
+    expect(g?.exitCode).toBe(1);
+    for (const id of BUSY_LOADED.ids)
+      expect(g?.byId.get(id), `${id}: ${g?.byId.get(id)?.message ?? ""}`).toMatchObject({
+        status: "timeout",
+        reason: "timeout",
+      });
+  });
+
+  it("the reference passes idle and under load; the grader beside it too", () => {
+    expect(get("solution").exitCode).toBe(0);
+    expect(get("solution").results?.cases.every((c) => c.status === "pass")).toBe(true);
+    expect(beside?.exitCode).toBe(0);
+    expect(beside?.results?.cases.map((c) => c.status)).toEqual(BESIDE_IDS.map(() => "pass"));
+  });
+
+  it("nothing is left running, and every grading removed what it built", async () => {
+    expect(leftoversBefore).toEqual([]);
+    expect(await settledLeftovers()).toEqual([]);
+    expect(readdirSync(BUILD_TMP).filter((name) => name.startsWith("kit-"))).toEqual([]);
+  });
+});

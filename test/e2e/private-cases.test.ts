@@ -1,0 +1,237 @@
+// Private and random cases: `npm run new-case` scaffolds a case whose answer the reference
+// computes, `--fixtures DIR` grades with it, and `--random N --seed S` generates cases
+// reproducibly, each failure with the one command that reruns it. Every expected answer checked
+// here is a fixture's (the same input as a built-in case) or the reference's.
+import { spawnSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { FixtureSchemas, loadCaseFolder } from "../../grader/cases/load.ts";
+import { grade, gradeJson, variantOfSolution } from "../helpers/grader.ts";
+import { CASES_DIR, ROOT } from "../helpers/program.ts";
+
+/** `npm run new-case -- ...args`, typed in `cwd` (npm passes it as INIT_CWD). */
+function newCase(args: string[], cwd: string, stdin = "") {
+  const result = spawnSync(
+    process.execPath,
+    ["--import", "tsx", join(ROOT, "scripts", "new-case.ts"), ...args],
+    {
+      cwd: ROOT,
+      input: stdin,
+      encoding: "utf8",
+      env: { ...process.env, INIT_CWD: cwd, NO_COLOR: "1" },
+      timeout: 120_000,
+    },
+  );
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+const fixture = (id: string, file: string) => readFileSync(join(CASES_DIR, id, file), "utf8");
+const json = (text: string) => JSON.parse(text) as unknown;
+
+/** The reference with idle members dropped: fails any case with a member that gets nothing. */
+const dropsIdleMembers = () =>
+  variantOfSolution([
+    {
+      file: "range-assignor.ts",
+      search: "for (const memberId of subscriptions.keys()) assignment.set(memberId, new Map());",
+      replace: "",
+    },
+    {
+      file: "range-assignor.ts",
+      search: "assignment.get(member.memberId)?.set(topic, partitions);",
+      replace:
+        "(assignment.get(member.memberId) ?? assignment.set(member.memberId, new Map()).get(member.memberId))?.set(topic, partitions);",
+    },
+  ]);
+
+describe("npm run new-case", () => {
+  let work: string;
+  let first: ReturnType<typeof newCase>;
+  const IDLE = "07-idle-members";
+  const DECODE = "19-decode-version-0";
+  const BAD_BYTES = "25-error-truncated-topic-string";
+
+  beforeAll(() => {
+    work = mkdtempSync(join(tmpdir(), "kit-new-case-"));
+    writeFileSync(join(work, "idle.json"), fixture(IDLE, "input.json"));
+    first = newCase(["private", "--input", "idle.json", "--slug", "idle-again"], work);
+  });
+
+  it("writes input.json, expected.json (the reference's answer) and a case.json that validates", () => {
+    expect(first.status, first.stderr).toBe(0);
+    const dir = join(work, "private", "01-idle-again");
+    expect(first.stdout).toContain(`wrote private/01-idle-again/input.json`);
+    expect(first.stdout).toContain(`wrote private/01-idle-again/expected.json`);
+    expect(first.stdout).toContain(`wrote private/01-idle-again/case.json`);
+    expect(first.stdout).toContain(
+      "review expected.json (computed by the reference) and fill in case.json",
+    );
+    expect(readdirSync(dir).sort()).toEqual(["case.json", "expected.json", "input.json"]);
+    expect(json(readFileSync(join(dir, "input.json"), "utf8"))).toEqual(
+      json(fixture(IDLE, "input.json")),
+    );
+    // The reference's answer to a built-in case's input is that case's golden answer.
+    expect(json(readFileSync(join(dir, "expected.json"), "utf8"))).toEqual(
+      json(fixture(IDLE, "expected.json")),
+    );
+    const meta = json(readFileSync(join(dir, "case.json"), "utf8"));
+    expect(meta).toMatchObject({ mode: "assign", points: 1, required: true, mistakes: [] });
+    expect(meta).toMatchObject({ title: expect.stringMatching(/^TODO: /) as unknown });
+    const loaded = loadCaseFolder(join(work, "private"), "private", new FixtureSchemas());
+    expect(loaded.map((c) => c.id)).toEqual(["private/01-idle-again"]);
+  });
+
+  it("numbers the next case, reads standard input, and records rejected bytes as an error", () => {
+    const decode = newCase(
+      ["private", "--mode", "decode", "--slug", "decode-v0"],
+      work,
+      fixture(DECODE, "input.json"),
+    );
+    expect(decode.status, decode.stderr).toBe(0);
+    expect(
+      json(readFileSync(join(work, "private", "02-decode-v0", "expected.json"), "utf8")),
+    ).toEqual(json(fixture(DECODE, "expected.json")));
+
+    const bad = newCase(["private", "--slug", "cut-short"], work, fixture(BAD_BYTES, "input.json"));
+    expect(bad.status, bad.stderr).toBe(0);
+    expect(bad.stdout).toContain('the reference rejected member "reader-2"');
+    expect(
+      json(readFileSync(join(work, "private", "03-cut-short", "expected.json"), "utf8")),
+    ).toEqual(json(fixture(BAD_BYTES, "expected.json")));
+  });
+
+  it("never overwrites: a slug that exists is exit 2, and nothing is written", () => {
+    const again = newCase(["private", "--input", "idle.json", "--slug", "idle-again"], work);
+    expect(again.status).toBe(2);
+    expect(again.stderr).toContain("private/01-idle-again already exists");
+    expect(readdirSync(join(work, "private")).filter((n) => n.endsWith("idle-again"))).toEqual([
+      "01-idle-again",
+    ]);
+  });
+
+  it("refuses input that is not the program's input, naming the problem (exit 2)", () => {
+    const run = newCase(
+      ["private", "--slug", "broken"],
+      work,
+      '{"topics":{"a":-1},"members":[{"metadata":"zz"}]}',
+    );
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain("does not match fixtures/schema/input.schema.json");
+    expect(run.stderr).toContain("/topics/a: must be >= 0");
+    expect(run.stderr).toContain("/members/0: must have required property 'memberId'");
+    const notJson = newCase(["private", "--slug", "broken"], work, "{");
+    expect(notJson.status).toBe(2);
+    expect(notJson.stderr).toContain("is not JSON");
+    expect(existsSync(join(work, "private", "04-broken"))).toBe(false);
+  });
+
+  it("--fixtures DIR grades the reference full and a wrong variant fails the private case", () => {
+    const dir = join(work, "private");
+    const reference = gradeJson(["solution", "--fixtures", dir]);
+    expect(reference.status, reference.stderr).toBe(0);
+    const ids = reference.results.cases.map((c) => c.id).filter((id) => id.startsWith("private/"));
+    expect(ids).toEqual(["private/01-idle-again", "private/02-decode-v0", "private/03-cut-short"]);
+    expect(reference.results.cases.every((c) => c.status === "pass")).toBe(true);
+
+    const variant = gradeJson([dropsIdleMembers(), "--fixtures", dir]);
+    expect(variant.status).toBe(1);
+    const byId = new Map(variant.results.cases.map((c) => [c.id, c]));
+    expect(byId.get("private/01-idle-again")).toMatchObject({
+      status: "fail",
+      reason: "wrong-output",
+    });
+    expect(byId.get("private/02-decode-v0")?.status).toBe("pass");
+  });
+
+  it("two --fixtures folders with the same name would give duplicate ids: exit 2", () => {
+    for (const parent of ["a", "b"]) {
+      mkdirSync(join(work, parent));
+      cpSync(join(work, "private"), join(work, parent, "private"), { recursive: true });
+    }
+    const run = grade([
+      "solution",
+      "--fixtures",
+      join(work, "a", "private"),
+      "--fixtures",
+      join(work, "b", "private"),
+    ]);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain("duplicate case id private/01-idle-again");
+  });
+});
+
+describe("--random N --seed S", () => {
+  const RANDOM = ["--random", "6", "--seed", "42"];
+  const randomOnly = (results: ReturnType<typeof gradeJson>["results"]) =>
+    results.cases.filter((c) => c.id.startsWith("random/"));
+
+  it("generates the same cases twice, answers from the reference, which passes them all", () => {
+    const one = gradeJson(["solution", ...RANDOM]);
+    const two = gradeJson(["solution", ...RANDOM]);
+    expect(one.status, one.stderr).toBe(0);
+    expect(two.status, two.stderr).toBe(0);
+    const ids = ["001", "002", "003", "004", "005", "006"].map((n) => `random/${n}`);
+    expect(randomOnly(one.results).map((c) => c.id)).toEqual(ids);
+    expect(randomOnly(one.results).map((c) => c.title)).toEqual(
+      [1, 2, 3, 4, 5, 6].map((n) => `random case ${n} (seed 42)`),
+    );
+    expect(randomOnly(one.results).every((c) => c.status === "pass" && c.required)).toBe(true);
+    // kit.fixtures hashes every case's case.json, input.json and expected.json.
+    expect(two.results.kit.fixtures).toBe(one.results.kit.fixtures);
+    const other = gradeJson(["solution", "--random", "6", "--seed", "43", "--only", "random/001"]);
+    expect(other.results.kit.fixtures).not.toBe(one.results.kit.fixtures);
+  });
+
+  describe("a wrong submission", () => {
+    let variant: string;
+    let first: ReturnType<typeof gradeJson>;
+    beforeAll(() => {
+      // Member order reversed: wrong on any topic that two members share.
+      variant = variantOfSolution([
+        {
+          file: "range-assignor.ts",
+          search: "return a < b ? -1 : a > b ? 1 : 0;",
+          replace: "return a < b ? 1 : a > b ? -1 : 0;",
+        },
+      ]);
+      first = gradeJson([variant, ...RANDOM]);
+    });
+
+    it("gets the same verdicts on every run", () => {
+      const again = gradeJson([variant, ...RANDOM]);
+      const verdicts = (run: typeof first) =>
+        randomOnly(run.results).map((c) => [c.id, c.status, c.reason, c.mistake, c.message]);
+      expect(verdicts(again)).toEqual(verdicts(first));
+      expect(again.results.kit.fixtures).toBe(first.results.kit.fixtures);
+      expect(randomOnly(first.results).some((c) => c.status !== "pass")).toBe(true);
+    });
+
+    it("prints for each failure the command that reproduces it, and that command does", () => {
+      const failed = randomOnly(first.results).find((c) => c.status !== "pass");
+      expect(failed).toBeDefined();
+      const id = failed?.id ?? "";
+      const text = grade([variant, ...RANDOM]);
+      const rerun = text.stdout
+        .split("\n")
+        .map((line) => line.trim())
+        .find((line) => line.startsWith("rerun: ") && line.endsWith(`--only ${id}`));
+      expect(rerun).toBe(`rerun: npm run grade -- ${variant} --random 6 --seed 42 --only ${id}`);
+      // The words after `npm run grade --` are the grader's arguments (no quoting needed here).
+      const args = (rerun ?? "").replace("rerun: npm run grade -- ", "").split(" ");
+      const again = gradeJson(args);
+      expect(again.status).toBe(1);
+      expect(again.results.cases.map((c) => [c.id, c.status, c.reason, c.message])).toEqual([
+        [id, failed?.status, failed?.reason, failed?.message],
+      ]);
+    });
+  });
+
+  it("--seed without --random is a usage error (exit 2)", () => {
+    const run = grade(["solution", "--seed", "42"]);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain("--seed goes with --random N");
+  });
+});

@@ -1,0 +1,161 @@
+// The programs end to end: solution/ answers every golden case; starter/ stops at its stubs.
+import { beforeAll, describe, expect, it } from "vitest";
+import {
+  bundleProgram,
+  normaliseAssignment,
+  readCases,
+  runProgram,
+  type FixtureCase,
+} from "../helpers/program.ts";
+
+const cases = readCases();
+
+describe("solution/ on every golden case", () => {
+  let bundle: string;
+  beforeAll(() => {
+    bundle = bundleProgram("solution");
+  });
+
+  it("has at least 25 cases", () => {
+    expect(cases.length).toBeGreaterThanOrEqual(25);
+  });
+
+  it.each(cases.map((c) => [c.id, c] as const))("%s", (_, fixture: FixtureCase) => {
+    const args = fixture.meta.mode === "decode" ? ["--decode"] : [];
+    const result = runProgram(bundle, fixture.input, args);
+    if ("error" in fixture.expected) {
+      expect(result.status, result.stderr).toBe(1);
+      expect(result.stdout).toBe("");
+      const firstLine = result.stderr.split("\n")[0] ?? "";
+      expect(firstLine).toMatch(/^error: member (".*?"): .+ at offset \d+/);
+      const member = JSON.parse(/^error: member (".*?(?<!\\)"):/.exec(firstLine)?.[1] ?? "null");
+      expect(member).toBe(fixture.expected.error.member);
+      return;
+    }
+    expect(result.status, result.stderr).toBe(0);
+    const output = JSON.parse(result.stdout) as Record<string, Record<string, number[]>>;
+    if (fixture.meta.mode === "decode") expect(output).toEqual(fixture.expected.output);
+    else
+      expect(normaliseAssignment(output)).toEqual(
+        normaliseAssignment(fixture.expected.output as Record<string, Record<string, number[]>>),
+      );
+  });
+});
+
+describe("starter/ before the exercise is done", () => {
+  let bundle: string;
+  beforeAll(() => {
+    bundle = bundleProgram("starter");
+  });
+
+  it.each(cases.map((c) => [c.id, c] as const))(
+    "%s exits 3 with the not-implemented line",
+    (_, fixture) => {
+      const args = fixture.meta.mode === "decode" ? ["--decode"] : [];
+      const result = runProgram(bundle, fixture.input, args);
+      expect(result.status).toBe(3);
+      expect(result.stdout).toBe("");
+      expect(result.stderr).toBe(
+        "not implemented yet: decodeSubscription (src/subscription.ts), see LESSON.md#the-subscription-bytes\n",
+      );
+    },
+  );
+});
+
+describe("the program's contract beyond the cases", () => {
+  let bundle: string;
+  beforeAll(() => {
+    bundle = bundleProgram("solution");
+  });
+  const member = (memberId: string, metadata: string, extra: object = {}) => ({
+    memberId,
+    metadata,
+    ...extra,
+  });
+  const run = (input: unknown, args: string[] = []) =>
+    runProgram(bundle, JSON.stringify(input), args);
+
+  it("prints DESIGN.md's example answer", () => {
+    const both = "0000 00000002 0006 6f7264657273 0008 7061796d656e7473 ffffffff";
+    const result = run({
+      topics: { orders: 7, payments: 3 },
+      members: [
+        member("consumer-2", both),
+        member("consumer-10", both, { groupInstanceId: "billing-1" }),
+        member("idle-1", "0000 00000001 0005 6175646974 ffffffff"),
+      ],
+    });
+    expect(result.status).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({
+      "consumer-10": { orders: [0, 1, 2, 3], payments: [0, 1] },
+      "consumer-2": { orders: [4, 5, 6], payments: [2] },
+      "idle-1": {},
+    });
+  });
+
+  it("reads FILE when given and stops at the first bad member in input order", () => {
+    const result = run({
+      topics: {},
+      members: [
+        member("ok", "0000 00000000 ffffffff"),
+        member("c-3", "0000 00000002 0001 61 0004 6162"),
+        member("also-bad", "00"),
+      ],
+    });
+    expect(result.status).toBe(1);
+    expect(result.stderr.split("\n")[0]).toBe(
+      'error: member "c-3": topics[1]: string needs 4 bytes at offset 11, only 2 remain',
+    );
+  });
+
+  it.each([
+    ["not JSON", "{"],
+    ["a missing field", JSON.stringify({ topics: {} })],
+    ["a negative partition count", JSON.stringify({ topics: { t: -1 }, members: [] })],
+    [
+      "non-hex metadata",
+      JSON.stringify({ topics: {}, members: [{ memberId: "a", metadata: "zz" }] }),
+    ],
+    [
+      "an odd number of hex digits",
+      JSON.stringify({ topics: {}, members: [{ memberId: "a", metadata: "000" }] }),
+    ],
+    [
+      "duplicate member ids",
+      JSON.stringify({
+        topics: {},
+        members: [member("a", "0000 00000000 ffffffff"), member("a", "0000 00000000 ffffffff")],
+      }),
+    ],
+    [
+      "duplicate group instance ids",
+      JSON.stringify({
+        topics: {},
+        members: [
+          member("a", "0000 00000000 ffffffff", { groupInstanceId: "i" }),
+          member("b", "0000 00000000 ffffffff", { groupInstanceId: "i" }),
+        ],
+      }),
+    ],
+  ])("exits 2 on input with %s", (_, text) => {
+    const result = runProgram(bundle, text);
+    expect(result.status).toBe(2);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toMatch(/^error: /);
+  });
+
+  it("exits 2 on an unknown option, with usage", () => {
+    const result = runProgram(bundle, "{}", ["--frobnicate"]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain("usage: main [--decode] [FILE]");
+  });
+
+  it("prints the version as written in --decode mode, user data as lowercase hex", () => {
+    const result = run(
+      { topics: {}, members: [member("m", "0007 00000000 00000002 BEEF 00000000 00000001 ffff")] },
+      ["--decode"],
+    );
+    expect(result.status).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({ m: { version: 7, topics: [], userData: "beef" } });
+  });
+});

@@ -1,0 +1,233 @@
+// The platform templates in templates/, run here as far as they can be: the GitLab job's grading
+// command through npm exactly as written in .gitlab-ci.yml, and the Gradescope bundle built with
+// `npm run gradescope-bundle` and its run_autograder run on a folder upload and a two-file upload.
+// Gradescope's setup.sh installs Node.js on Gradescope's image, so it is only syntax-checked.
+import { spawnSync, type SpawnSyncReturns } from "node:child_process";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Ajv } from "ajv";
+import { XMLParser, XMLValidator } from "fast-xml-parser";
+import { parse as parseYaml } from "yaml";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { GradescopeResults } from "../../grader/report/gradescope.ts";
+import { CASES_DIR, ROOT } from "../helpers/program.ts";
+import { run } from "../helpers/shell.ts";
+
+const TEMPLATES = join(ROOT, "templates");
+const validateGradescope = new Ajv({ allErrors: true, strict: true }).compile(
+  JSON.parse(
+    readFileSync(join(ROOT, "grader", "schemas", "gradescope-results.schema.json"), "utf8"),
+  ) as object,
+);
+
+/** A folder that looks like the repository (each top-level entry a symlink), to write into. */
+function repoMirror(): string {
+  const dir = mkdtempSync(join(tmpdir(), "kit-repo-"));
+  for (const entry of readdirSync(ROOT)) {
+    if (entry !== ".git") symlinkSync(join(ROOT, entry), join(dir, entry));
+  }
+  return dir;
+}
+
+const builtInCases = readdirSync(CASES_DIR).filter((name) =>
+  statSync(join(CASES_DIR, name)).isDirectory(),
+);
+
+interface GitlabJob {
+  image: string;
+  variables: Record<string, string>;
+  script: string[];
+  artifacts: { when: string; reports: { junit: string }; paths?: string[] };
+}
+
+describe("templates/gitlab/.gitlab-ci.yml", () => {
+  const text = readFileSync(join(TEMPLATES, "gitlab", ".gitlab-ci.yml"), "utf8");
+  const job = (parseYaml(text) as { grade: GitlabJob }).grade;
+
+  it("is a job that installs from the lockfile and publishes junit.xml even when grading fails", () => {
+    expect(job.image).toMatch(/^node:20/);
+    expect(job.script[0]).toMatch(/^npm ci\b/);
+    expect(job.artifacts.when).toBe("always");
+    expect(job.artifacts.reports.junit).toBe("junit.xml");
+    expect(job.variables.SUBMISSION).toBe(".");
+  });
+
+  it("its grading command, run through npm as written, writes a JUnit report GitLab can read", () => {
+    const command = job.script.find((line) => line.startsWith("npm run -s grade"));
+    expect(command).toBe(
+      'npm run -s grade -- "$SUBMISSION" --format junit=junit.xml --format text',
+    );
+    const dir = repoMirror();
+    const result = run("bash", ["-ec", command ?? ""], dir, { SUBMISSION: "solution" });
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/^Grading solution: \d+ cases/);
+    expect(result.stdout).toMatch(/\nRequired: {2}(\d+)\/\1 points/);
+    const xml = readFileSync(join(dir, "junit.xml"), "utf8");
+    expect(XMLValidator.validate(xml)).toBe(true);
+    const doc = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "" }).parse(xml) as {
+      testsuites: { testsuite: { tests: string; failures: string; errors: string } };
+    };
+    expect(doc.testsuites.testsuite).toMatchObject({
+      tests: String(builtInCases.length),
+      failures: "0",
+      errors: "0",
+    });
+  });
+});
+
+describe("templates/gradescope: the bundle and run_autograder", () => {
+  const privateName = "secret-cases";
+  let bundle: string;
+  let built: SpawnSyncReturns<string>;
+  beforeAll(() => {
+    const work = mkdtempSync(join(tmpdir(), "kit-gradescope-"));
+    const privateDir = join(work, privateName);
+    mkdirSync(privateDir);
+    // A private case is its three JSON files (no recipe: those are for built-in cases only).
+    cpSync(join(CASES_DIR, "07-idle-members"), join(privateDir, "01-idle-again"), {
+      recursive: true,
+      filter: (source) => !source.endsWith("recipe.ts"),
+    });
+    bundle = join(work, "autograder");
+    built = run(
+      "npm",
+      ["run", "-s", "gradescope-bundle", "--", bundle, "--fixtures", privateDir],
+      ROOT,
+    );
+    // On Gradescope, setup.sh runs `npm ci`; here the repository's packages stand in.
+    if (existsSync(bundle)) symlinkSync(join(ROOT, "node_modules"), join(bundle, "node_modules"));
+  });
+  afterAll(() => {
+    rmSync(join(bundle, ".."), { recursive: true, force: true });
+  });
+
+  it("npm run gradescope-bundle writes the kit without solution/ or test/, and the private cases", () => {
+    expect(built.status, built.stderr).toBe(0);
+    for (const entry of [
+      "package.json",
+      "package-lock.json",
+      "tsconfig.json",
+      "LESSON.md",
+      "LICENSE",
+      "grader/cli.ts",
+      "fixtures/schema",
+      "starter/src/main.ts",
+      `private-cases/${privateName}/01-idle-again/expected.json`,
+    ]) {
+      expect(existsSync(join(bundle, entry)), entry).toBe(true);
+    }
+    expect(existsSync(join(bundle, "solution"))).toBe(false);
+    expect(existsSync(join(bundle, "test"))).toBe(false);
+    for (const file of ["setup.sh", "run_autograder"]) {
+      expect(statSync(join(bundle, file)).mode & 0o111, `${file} is executable`).not.toBe(0);
+    }
+    expect(built.stdout).toContain(`wrote ${bundle}/private-cases/ (3 files)`);
+    expect(built.stdout).toContain(`Upload ${bundle}.zip on Gradescope`);
+  });
+
+  it("OUT.zip holds the same files, setup.sh and run_autograder at its root and executable", () => {
+    const zip = readFileSync(`${bundle}.zip`);
+    // The central directory: name and Unix mode of every entry.
+    const end = zip.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
+    let offset = zip.readUInt32LE(end + 16);
+    const entries = new Map<string, number>();
+    for (let i = 0; i < zip.readUInt16LE(end + 10); i++) {
+      expect(zip.readUInt32LE(offset)).toBe(0x02014b50);
+      const nameLength = zip.readUInt16LE(offset + 28);
+      const extra = zip.readUInt16LE(offset + 30) + zip.readUInt16LE(offset + 32);
+      const name = zip.toString("utf8", offset + 46, offset + 46 + nameLength);
+      entries.set(name, zip.readUInt32LE(offset + 38) >>> 16);
+      offset += 46 + nameLength + extra;
+    }
+    expect((entries.get("run_autograder") ?? 0) & 0o111).not.toBe(0);
+    expect((entries.get("setup.sh") ?? 0) & 0o111).not.toBe(0);
+    expect(entries.has("grader/cli.ts")).toBe(true);
+    expect(entries.has(`private-cases/${privateName}/01-idle-again/case.json`)).toBe(true);
+    expect([...entries.keys()].some((name) => name.startsWith("solution/"))).toBe(false);
+    expect([...entries.keys()].some((name) => name.startsWith("node_modules/"))).toBe(false);
+    const unzip = spawnSync("unzip", ["-tq", `${bundle}.zip`], { encoding: "utf8" });
+    if (unzip.error === undefined) expect(unzip.status, unzip.stdout).toBe(0);
+  });
+
+  it("setup.sh and run_autograder are valid bash (setup.sh runs only on Gradescope)", () => {
+    for (const file of ["setup.sh", "run_autograder"]) {
+      const check = run("bash", ["-n", join(bundle, file)], bundle);
+      expect(check.status, check.stderr).toBe(0);
+    }
+    expect(readFileSync(join(bundle, "setup.sh"), "utf8")).toContain("npm ci");
+  });
+
+  /** Runs the bundle's run_autograder on an upload; returns its output and results.json. */
+  function autograde(upload: (dir: string) => void) {
+    const work = mkdtempSync(join(tmpdir(), "kit-autograde-"));
+    const submission = join(work, "submission");
+    mkdirSync(submission);
+    upload(submission);
+    const results = join(work, "results");
+    const result = run(join(bundle, "run_autograder"), [], work, {
+      KIT_ROOT: bundle,
+      SUBMISSION_DIR: submission,
+      RESULTS_DIR: results,
+    });
+    const json = JSON.parse(
+      readFileSync(join(results, "results.json"), "utf8"),
+    ) as GradescopeResults & { score?: number };
+    return { result, json };
+  }
+
+  function expectFullMarks(json: GradescopeResults): void {
+    validateGradescope(json);
+    expect(validateGradescope.errors ?? []).toEqual([]);
+    expect(json.tests).toHaveLength(builtInCases.length + 1);
+    expect(json.tests.every((t) => t.status === "passed" && t.score === t.max_score)).toBe(true);
+    const secret = json.tests.filter((t) => t.name.startsWith(`${privateName}/`));
+    expect(secret.map((t) => t.visibility)).toEqual(["after_published"]);
+  }
+
+  it("grades an upload of the handout folder (src/main.ts), private cases included", () => {
+    const { result, json } = autograde((dir) =>
+      cpSync(join(ROOT, "solution"), dir, { recursive: true }),
+    );
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stdout).toContain("Upload: a submission folder (src/main.ts at the top).");
+    expect(result.stdout).toContain(`✓ ${privateName}/01-idle-again`);
+    expect(result.stdout).toMatch(/\nRequired: {2}(\d+)\/\1 points/);
+    expectFullMarks(json);
+  });
+
+  it("grades an upload of just subscription.ts and range-assignor.ts over the starter", () => {
+    const { result, json } = autograde((dir) => {
+      for (const file of ["subscription.ts", "range-assignor.ts"]) {
+        cpSync(join(ROOT, "solution", "src", file), join(dir, file));
+      }
+    });
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stdout).toContain(
+      "Upload: subscription.ts copied over the starter's src/subscription.ts.",
+    );
+    expectFullMarks(json);
+  });
+
+  it("an upload with nothing to grade gets 0 and says what to upload", () => {
+    const { result, json } = autograde((dir) => writeFileSync(join(dir, "notes.txt"), "hello"));
+    expect(result.status).toBe(0);
+    validateGradescope(json);
+    expect(validateGradescope.errors ?? []).toEqual([]);
+    expect(json.score).toBe(0);
+    expect(json.output).toMatch(
+      /^Nothing to grade: upload subscription\.ts and range-assignor\.ts/,
+    );
+  });
+});

@@ -1,0 +1,106 @@
+// Gradings shared by the e2e files: each submission below is graded once per test run, with
+// every format at once (github on standard output, the others and the text report to files), and
+// kept in the run's folder (graded-setup.ts); a file that asks again reads that run. Files run
+// one at a time (vitest.config.ts), so the first to ask grades and the others read.
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { inject } from "vitest";
+import type { ExercismResults } from "../../grader/report/exercism.ts";
+import type { GradescopeResults } from "../../grader/report/gradescope.ts";
+import { grade, variantOfSolution, type ResultsJson } from "./grader.ts";
+
+/** One grading run with every format. */
+export interface AllFormatsRun {
+  /** The grader's arguments before the --format options (the submission's path first). */
+  args: string[];
+  status: number | null;
+  /** Standard output: the github format (workflow commands, the folded log). */
+  stdout: string;
+  stderr: string;
+  /** The text report (--format text=FILE), without colour. */
+  text: string;
+  results: ResultsJson;
+  junit: string;
+  gradescope: GradescopeResults;
+  exercism: ExercismResults;
+  /** GITHUB_STEP_SUMMARY after the run: EARLIER_SUMMARY, then what the github format appended. */
+  summary: string;
+}
+
+/** What GITHUB_STEP_SUMMARY holds before each run (a summary must be appended, not replaced). */
+export const EARLIER_SUMMARY = "# An earlier step's summary\n";
+
+/**
+ * Grades `args` (a submission and options) once with every format.
+ * @throws Error naming the file a format did not write, with the grader's exit and stderr
+ */
+export function gradeAllFormats(args: string[], env: NodeJS.ProcessEnv = {}): AllFormatsRun {
+  const dir = mkdtempSync(join(tmpdir(), "kit-formats-"));
+  const file = (name: string) => join(dir, name);
+  writeFileSync(file("summary.md"), EARLIER_SUMMARY);
+  const run = grade(
+    [
+      ...args,
+      "--format",
+      "github",
+      "--format",
+      `text=${file("report.txt")}`,
+      "--format",
+      `json=${file("results.json")}`,
+      "--format",
+      `junit=${file("junit.xml")}`,
+      "--format",
+      `gradescope=${file("gradescope.json")}`,
+      "--format",
+      `exercism=${file("exercism.json")}`,
+    ],
+    { GITHUB_STEP_SUMMARY: file("summary.md"), ...env },
+  );
+  const read = (name: string) => {
+    try {
+      return readFileSync(file(name), "utf8");
+    } catch {
+      throw new Error(`${name} was not written (exit ${run.status}): ${run.stderr}`);
+    }
+  };
+  return {
+    args,
+    ...run,
+    text: read("report.txt"),
+    results: JSON.parse(read("results.json")) as ResultsJson,
+    junit: read("junit.xml"),
+    gradescope: JSON.parse(read("gradescope.json")) as GradescopeResults,
+    exercism: JSON.parse(read("exercism.json")) as ExercismResults,
+    summary: read("summary.md"),
+  };
+}
+
+/** The submissions graded once per run. */
+const SHARED = {
+  /** solution/, the reference: full marks. */
+  reference: () => ["solution"],
+  /** starter/ (the default target): every case stops at a stub. */
+  starter: () => [],
+  /** The reference comparing member ids with localeCompare: some required and extension fail. */
+  "locale-order-variant": () => [
+    variantOfSolution([
+      {
+        file: "range-assignor.ts",
+        search: "return a < b ? -1 : a > b ? 1 : 0;",
+        replace: 'return a.localeCompare(b, "en-US");',
+      },
+    ]),
+  ],
+} as const;
+
+/** The grading of a shared submission in this test run, graded by the first file that asks. */
+export function graded(name: keyof typeof SHARED): AllFormatsRun {
+  const dir = inject("gradedDir");
+  const path = join(dir, `${name}.json`);
+  if (existsSync(path)) return JSON.parse(readFileSync(path, "utf8")) as AllFormatsRun;
+  const run = gradeAllFormats(SHARED[name]());
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path, JSON.stringify(run));
+  return run;
+}

@@ -1,0 +1,195 @@
+// Every reporter as the pure function it is: one set of results, built in process from
+// constructed runs judged by the grader's own judge() (test/helpers/results.ts), formatted by each
+// --format, with the values worked out by hand from the cases and the runs. The e2e tier
+// (test/e2e/formats.test.ts) checks the same formats on real gradings against their published
+// shapes; this file pins what each one says about each kind of result.
+import { stripVTControlCharacters } from "node:util";
+import { describe, expect, it } from "vitest";
+import { exercismReporter, type ExercismResults } from "../../grader/report/exercism.ts";
+import { githubAnnotations, githubSummary } from "../../grader/report/github.ts";
+import { gradescopeResults } from "../../grader/report/gradescope.ts";
+import { jsonReporter } from "../../grader/report/json.ts";
+import { junitXml } from "../../grader/report/junit.ts";
+import { textReporter } from "../../grader/report/text.ts";
+import { passed, everyRequiredPassed } from "../../grader/results.ts";
+import { parseJunit, type JunitSuite } from "../helpers/readers.ts";
+import { gradeResults, judgedResult, rawRun, report } from "../helpers/results.ts";
+
+const LESSON_7_3 = "01-lesson-7-partitions-3-members";
+const TRUNCATED = "25-error-truncated-topic-string";
+const STATIC_FIRST = "31-static-members-first";
+const SKEW = "03-per-topic-skew";
+
+const right = JSON.stringify({
+  "consumer-a": { orders: [0, 1, 2] },
+  "consumer-b": { orders: [3, 4] },
+  "consumer-c": { orders: [5, 6] },
+});
+/** Four cases: a pass, a wrong answer with a named mistake, a crash, an extension stub. */
+function results() {
+  return gradeResults("alice", [
+    judgedResult(LESSON_7_3, rawRun({ stdout: right }), "alice"),
+    judgedResult(SKEW, rawRun({ stdout: "{}" }), "alice", ["global-assignment"]),
+    judgedResult(
+      TRUNCATED,
+      rawRun({
+        exitCode: 1,
+        stderr: "TypeError: Cannot read properties of undefined (reading 'length')\n    at f",
+      }),
+      "alice",
+    ),
+    judgedResult(
+      STATIC_FIRST,
+      rawRun({
+        exitCode: 3,
+        stderr:
+          "not implemented yet: assignRange (src/range-assignor.ts), see LESSON.md#the-range-assignor\n",
+      }),
+      "alice",
+    ),
+  ]);
+}
+
+describe("the results every reporter formats", () => {
+  it("score the cases as worked by hand: 2 of 2 + 2 + 2 required points, 0 of 2 extension", () => {
+    const r = results();
+    expect(r.cases.map((c) => [c.id, c.status, c.reason, c.points, c.maxPoints])).toEqual([
+      [LESSON_7_3, "pass", null, 2, 2],
+      [SKEW, "fail", "wrong-output", 0, 2],
+      [TRUNCATED, "error", "crash", 0, 2],
+      [STATIC_FIRST, "error", "not-implemented", 0, 2],
+    ]);
+    expect([r.score, r.maxScore, r.extensionScore, r.extensionMaxScore]).toEqual([2, 6, 0, 2]);
+    expect(r.cases.map((c) => passed(c))).toEqual([true, false, false, false]);
+    expect(everyRequiredPassed(r.cases)).toBe(false);
+    expect(everyRequiredPassed(r.cases.filter((c) => c.id !== SKEW && c.id !== TRUNCATED))).toBe(
+      true,
+    );
+    // The explanation is data, built once: none for a pass, advice alone for a stub.
+    expect(r.cases[0]?.explanation).toBeNull();
+    expect(r.cases[3]?.explanation?.details).toBeNull();
+    expect(r.cases[1]?.explanation?.advice).toMatchObject({
+      kind: "mistakes",
+      mistakes: [{ id: "global-assignment", lesson: "topics-are-independent-the-skew" }],
+    });
+  });
+});
+
+describe("text", () => {
+  const text = report(textReporter, results());
+  const lines = text.split("\n");
+
+  it("one line per case: mark, id, points, and why it did not pass", () => {
+    const caseLines = lines.filter((l) => /^[✓✗⧗-] /.test(l));
+    expect(caseLines).toHaveLength(4);
+    expect(caseLines[0]).toMatch(new RegExp(`^✓ ${LESSON_7_3} +2/2$`));
+    expect(caseLines[1]).toMatch(new RegExp(`^✗ ${SKEW} +0/2 {2}wrong-output: `));
+    expect(caseLines[2]).toMatch(new RegExp(`^✗ ${TRUNCATED} +0/2 {2}crash: `));
+    expect(caseLines[3]).toMatch(
+      new RegExp(
+        `^✗ ${STATIC_FIRST} +0/2 \\(extension\\) {2}not implemented yet: assignRange \\(src/range-assignor\\.ts\\)`,
+      ),
+    );
+  });
+
+  it("names the mistake with its lesson section, and ends with both scores", () => {
+    expect(text).toContain("(global-assignment)");
+    expect(text).toContain("Read LESSON.md#topics-are-independent-the-skew");
+    expect(text).toContain(`rerun: npm run grade -- alice --only ${SKEW}`);
+    // The crash: the end of standard error behind the gutter, not a stack of the grader's.
+    expect(text).toContain("| TypeError: Cannot read properties of undefined (reading 'length')");
+    expect(text).toMatch(/Required: {2}2\/6 points, 1 of 3 cases passed/);
+    expect(text).toMatch(/Extension: 0\/2 points, 0 of 1 case passed/);
+    expect(text).not.toContain("\u001b[");
+  });
+
+  it("adds colour only when asked, and then only around the grader's own words", () => {
+    const coloured = report(textReporter, results(), true);
+    expect(coloured).toContain("\u001b[");
+    expect(stripVTControlCharacters(coloured)).toBe(text);
+  });
+});
+
+describe("json (the results file)", () => {
+  const json = JSON.parse(report(jsonReporter, results())) as {
+    score: number;
+    cases: { id: string; status: string; mistake: string | null; mistakes: string[] }[];
+  };
+  it("carries the scores and every case's verdict and mistakes", () => {
+    expect(json.score).toBe(2);
+    expect(json.cases.map((c) => [c.id, c.status, c.mistake, c.mistakes])).toEqual([
+      [LESSON_7_3, "pass", null, []],
+      [SKEW, "fail", "global-assignment", ["global-assignment"]],
+      [TRUNCATED, "error", null, []],
+      [STATIC_FIRST, "error", null, []],
+    ]);
+  });
+});
+
+describe("junit", () => {
+  const suite = parseJunit(junitXml(results(), new Date(0))).testsuites.testsuite[0] as JunitSuite;
+  it("one testcase per case: a failure for a wrong answer, an error for a crash or a stub", () => {
+    expect(suite.tests).toBe("4");
+    expect(suite.failures).toBe("1");
+    expect(suite.errors).toBe("2");
+    expect(suite.testcase.map((t) => [t.name, t.classname])).toEqual([
+      [LESSON_7_3, "cases.required"],
+      [SKEW, "cases.required"],
+      [TRUNCATED, "cases.required"],
+      [STATIC_FIRST, "cases.extension"],
+    ]);
+    expect(suite.testcase[1]?.failure?.type).toBe("wrong-output");
+    expect(suite.testcase[2]?.error?.type).toBe("crash");
+    expect(suite.testcase[3]?.error?.type).toBe("not-implemented");
+  });
+});
+
+describe("gradescope", () => {
+  const g = gradescopeResults(results());
+  it("a test per case with its points; extension cases tagged; the total left to Gradescope", () => {
+    expect(g.tests.map((t) => [t.score, t.max_score, t.status, t.tags])).toEqual([
+      [2, 2, "passed", ["required"]],
+      [0, 2, "failed", ["required"]],
+      [0, 2, "failed", ["required"]],
+      [0, 2, "failed", ["extension"]],
+    ]);
+    expect(g.tests[1]?.output).toMatch(/^wrong-output: /);
+    expect(g.tests[1]?.output).toContain("global-assignment");
+  });
+});
+
+describe("exercism", () => {
+  const e = JSON.parse(report(exercismReporter, results())) as ExercismResults;
+  it("status fail (it ran), a test per case, the decode case in task 1", () => {
+    expect(e.status).toBe("fail");
+    expect(e.tests.map((t) => t.status)).toEqual(["pass", "fail", "error", "error"]);
+    expect(e.tests.map((t) => t.task_id)).toEqual([2, 2, 1, 2]);
+    expect(e.tests[2]?.output).toContain("TypeError: Cannot read properties of undefined");
+  });
+});
+
+describe("github", () => {
+  const r = results();
+  it("an error per failed required case, a warning per extension case", () => {
+    const annotations = githubAnnotations(r);
+    expect(annotations).toHaveLength(3);
+    expect(annotations[0]).toMatch(new RegExp(`^::error title=${SKEW} \\(0/2\\)::wrong-output: `));
+    expect(annotations[1]).toMatch(new RegExp(`^::error title=${TRUNCATED} \\(0/2\\)::crash: `));
+    expect(annotations[2]).toMatch(
+      // A comma in a property is %2C (workflow-command escaping); newlines in data are %0A.
+      new RegExp(`^::warning title=${STATIC_FIRST} \\(0/2%2C extension\\)::not implemented yet`),
+    );
+  });
+
+  it("a job summary with the scores and a row per case", () => {
+    const summary = githubSummary(r);
+    expect(summary).toContain("## Grading alice: 2/6 required points");
+    const rows = summary.split("\n").filter((l) => /^\| (✅|❌|⚠️) \|/.test(l));
+    expect(rows.map((l) => l.split(" | ")[1]?.split(":")[0])).toEqual([
+      LESSON_7_3,
+      SKEW,
+      TRUNCATED,
+      `${STATIC_FIRST} (extension)`,
+    ]);
+  });
+});

@@ -1,0 +1,59 @@
+// Report files are written without following a planted link and never into a FIFO or socket.
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { prepareReportDir } from "../../grader/batch/output.ts";
+import { SetupError } from "../../grader/errors.ts";
+import { writeReportFile } from "../../grader/safe-write.ts";
+
+const dir = () => mkdtempSync(join(tmpdir(), "kit-safe-write-"));
+
+describe("writeReportFile", () => {
+  it("creates a file and replaces a regular file's contents", () => {
+    const path = join(dir(), "results.json");
+    writeReportFile(path, "first, longer text\n");
+    writeReportFile(path, "second\n");
+    expect(readFileSync(path, "utf8")).toBe("second\n");
+  });
+
+  it("refuses a symbolic link and leaves its target untouched", () => {
+    const d = dir();
+    const target = join(d, "elsewhere.txt");
+    writeFileSync(target, "precious");
+    symlinkSync(target, join(d, "results.json"));
+    expect(() => writeReportFile(join(d, "results.json"), "x")).toThrow(/symbolic link/);
+    expect(readFileSync(target, "utf8")).toBe("precious");
+    // A link to nothing is refused too (it would create its target).
+    symlinkSync(join(d, "nothing-yet"), join(d, "dangling.json"));
+    expect(() => writeReportFile(join(d, "dangling.json"), "x")).toThrow(SetupError);
+    expect(existsSync(join(d, "nothing-yet"))).toBe(false);
+  });
+
+  it("refuses a FIFO without blocking on it", () => {
+    const path = join(dir(), "junit.xml");
+    execFileSync("mkfifo", [path]);
+    expect(() => writeReportFile(path, "x")).toThrow(/FIFO or socket/);
+  });
+
+  it("refuses a socket file", async () => {
+    const path = join(dir(), "report.html");
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(path, resolve));
+    try {
+      expect(() => writeReportFile(path, "x")).toThrow(SetupError);
+    } finally {
+      server.close();
+    }
+  });
+});
+
+describe("prepareReportDir", () => {
+  it("refuses a --report-dir that is a symbolic link", () => {
+    const d = dir();
+    symlinkSync(dir(), join(d, "out"));
+    expect(() => prepareReportDir(join(d, "out"))).toThrow(/symbolic link/);
+  });
+});
