@@ -58,7 +58,11 @@ function readableExample(): string {
 const gradePython = (dir: string, args: string[] = []) =>
   gradeJson(["--cmd", "python3 main.py", ...args], { INIT_CWD: dir });
 
-describe.skipIf(!hasPython)("a submission in Python, graded with --cmd", () => {
+describe("a submission in Python, graded with --cmd", () => {
+  it("finds python3 (.ci/run installs Debian's python3 package)", () => {
+    expect(hasPython, "no python3: apt-get install python3").toBe(true);
+  });
+
   const example = readableExample();
 
   it("the example gets full marks, required and extension, and exits 0", () => {

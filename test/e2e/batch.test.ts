@@ -1,4 +1,4 @@
-// A class at once: `--batch` on a generated class of 23 folders (the reference, the starter,
+// A class at once: `--batch` on a generated class of 15 folders (the reference, the starter,
 // mutants with catalogued mistakes, the hostile programs of test/submissions/, a folder that is
 // no submission, a name that needs escaping) writes a gradebook, results JSON that match the
 // schema, and a self-contained report; three shards merged give the unsharded run's bytes; merge
@@ -37,31 +37,21 @@ const validateResults = new Ajv({ allErrors: true, strict: true }).compile(
 const ONLY = [
   "01-lesson-7-partitions-3-members",
   "03-per-topic-skew",
-  "04-string-order-not-numeric",
   "05-input-order-is-not-member-order",
   "06-uppercase-before-lowercase",
   "07-idle-members",
-  "08-subscribed-topic-missing-from-metadata",
-  "09-topic-nobody-subscribed",
-  "16-multibyte-topic-names",
   "24-decode-negative-user-data-length",
   "31-static-members-first",
 ];
+/** Mutants each told apart by one of the cases above (the class's mistakes chart has a bar each). */
 const MUTANT_IDS = [
   "global-assignment",
-  "numeric-order",
   "arrival-order",
   "locale-order",
   "idle-members-dropped",
-  "unsubscribed-topics-assigned",
-  "unknown-topic-crash",
-  "extra-to-last",
-  "round-robin",
-  "little-endian",
-  "char-length-names",
   "unsigned-user-data-length",
 ];
-const HOSTILE = ["crash", "timeout", "output-flood", "memory", "import-answers", "uncaught"];
+const HOSTILE = ["crash", "timeout", "memory", "import-answers"];
 /** A solution copy whose name needs escaping in HTML and guarding in a spreadsheet. */
 const ODD_NAME = `=<b>eve & "co" 'x'`;
 const TIMEOUT = ["--timeout", "2000"];
@@ -134,7 +124,7 @@ function verdicts(results: Map<string, SubmissionResults>) {
   }));
 }
 
-describe("--batch on a class of 23 folders", () => {
+describe("--batch on a class of 15 folders", () => {
   let dir: string;
   let names: string[];
   let out: string;
@@ -154,7 +144,7 @@ describe("--batch on a class of 23 folders", () => {
 
   it("runs to the end with exit 0 and one plain progress line per folder (not a terminal)", () => {
     expect(run.status, run.stderr).toBe(0);
-    expect(names.length).toBeGreaterThanOrEqual(23);
+    expect(names.length).toBe(15);
     expect(run.stdout).toMatch(
       new RegExp(`^Grading ${names.length} submissions in .*: ${ONLY.length} cases each`),
     );
@@ -218,8 +208,8 @@ describe("--batch on a class of 23 folders", () => {
       ).toEqual(ONLY.map(() => "error"));
       expect(row(name).get("score")).toBe("0");
     }
-    // Memory and output caps are limit verdicts: after three, in case order, the rest is skipped.
-    for (const name of ["hostile-memory", "hostile-output-flood"]) {
+    // Memory (like output caps) is a limit verdict: after three, in case order, the rest is skipped.
+    for (const name of ["hostile-memory"]) {
       expect(
         ONLY.map((c) => row(name).get(c)),
         name,
@@ -242,9 +232,6 @@ describe("--batch on a class of 23 folders", () => {
     expect(resultsFileName(ODD_NAME)).toMatch(/^results\/b-eve-co-x-[0-9a-f]{10}\.json$/);
     const reason = (name: string) => new Set(results.get(name)?.cases.map((c) => c.reason));
     expect(reason("hostile-memory")).toEqual(new Set(["memory", "skipped-after-timeouts"]));
-    expect(reason("hostile-output-flood")).toEqual(
-      new Set(["output-cap", "skipped-after-timeouts"]),
-    );
     expect(reason("hostile-import-answers")).toEqual(new Set(["build-error"]));
     expect(reason("hostile-crash")).toEqual(new Set(["crash"]));
     expect(reason("starter")).toEqual(new Set(["not-implemented"]));

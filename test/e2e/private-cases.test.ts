@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { FixtureSchemas, loadCaseFolder } from "../../grader/cases/load.ts";
-import { grade, gradeJson, variantOfSolution } from "../helpers/grader.ts";
+import { grade, gradeJson, gradeTextAndJson, variantOfSolution } from "../helpers/grader.ts";
 import { CASES_DIR, ROOT } from "../helpers/program.ts";
 
 /** `npm run new-case -- ...args`, typed in `cwd` (npm passes it as INIT_CWD). */
@@ -130,13 +130,18 @@ describe("npm run new-case", () => {
 
   it("--fixtures DIR grades the reference full and a wrong variant fails the private case", () => {
     const dir = join(work, "private");
-    const reference = gradeJson(["solution", "--fixtures", dir]);
+    // Only the private cases: the built-in ones are every other file's business.
+    const onlyPrivate = [1, 2, 3].flatMap((n) => [
+      "--only",
+      `private/0${n}-${["idle-again", "decode-v0", "cut-short"][n - 1]}`,
+    ]);
+    const reference = gradeJson(["solution", "--fixtures", dir, ...onlyPrivate]);
     expect(reference.status, reference.stderr).toBe(0);
     const ids = reference.results.cases.map((c) => c.id).filter((id) => id.startsWith("private/"));
     expect(ids).toEqual(["private/01-idle-again", "private/02-decode-v0", "private/03-cut-short"]);
     expect(reference.results.cases.every((c) => c.status === "pass")).toBe(true);
 
-    const variant = gradeJson([dropsIdleMembers(), "--fixtures", dir]);
+    const variant = gradeJson([dropsIdleMembers(), "--fixtures", dir, ...onlyPrivate]);
     expect(variant.status).toBe(1);
     const byId = new Map(variant.results.cases.map((c) => [c.id, c]));
     expect(byId.get("private/01-idle-again")).toMatchObject({
@@ -164,7 +169,9 @@ describe("npm run new-case", () => {
 });
 
 describe("--random N --seed S", () => {
-  const RANDOM = ["--random", "6", "--seed", "42"];
+  const IDS = ["001", "002", "003", "004", "005", "006"].map((n) => `random/${n}`);
+  // The random cases alone (--only): the built-in ones are every other file's business.
+  const RANDOM = ["--random", "6", "--seed", "42", ...IDS.flatMap((id) => ["--only", id])];
   const randomOnly = (results: ReturnType<typeof gradeJson>["results"]) =>
     results.cases.filter((c) => c.id.startsWith("random/"));
 
@@ -173,8 +180,7 @@ describe("--random N --seed S", () => {
     const two = gradeJson(["solution", ...RANDOM]);
     expect(one.status, one.stderr).toBe(0);
     expect(two.status, two.stderr).toBe(0);
-    const ids = ["001", "002", "003", "004", "005", "006"].map((n) => `random/${n}`);
-    expect(randomOnly(one.results).map((c) => c.id)).toEqual(ids);
+    expect(one.results.cases.map((c) => c.id)).toEqual(IDS);
     expect(randomOnly(one.results).map((c) => c.title)).toEqual(
       [1, 2, 3, 4, 5, 6].map((n) => `random case ${n} (seed 42)`),
     );
@@ -187,7 +193,7 @@ describe("--random N --seed S", () => {
 
   describe("a wrong submission", () => {
     let variant: string;
-    let first: ReturnType<typeof gradeJson>;
+    let first: ReturnType<typeof gradeTextAndJson>;
     beforeAll(() => {
       // Member order reversed: wrong on any topic that two members share.
       variant = variantOfSolution([
@@ -197,12 +203,12 @@ describe("--random N --seed S", () => {
           replace: "return a < b ? 1 : a > b ? -1 : 0;",
         },
       ]);
-      first = gradeJson([variant, ...RANDOM]);
+      first = gradeTextAndJson([variant, ...RANDOM]);
     });
 
     it("gets the same verdicts on every run", () => {
       const again = gradeJson([variant, ...RANDOM]);
-      const verdicts = (run: typeof first) =>
+      const verdicts = (run: { results: typeof first.results }) =>
         randomOnly(run.results).map((c) => [c.id, c.status, c.reason, c.mistake, c.message]);
       expect(verdicts(again)).toEqual(verdicts(first));
       expect(again.results.kit.fixtures).toBe(first.results.kit.fixtures);
@@ -213,11 +219,11 @@ describe("--random N --seed S", () => {
       const failed = randomOnly(first.results).find((c) => c.status !== "pass");
       expect(failed).toBeDefined();
       const id = failed?.id ?? "";
-      const text = grade([variant, ...RANDOM]);
-      const rerun = text.stdout
+      const rerun = first.stdout
         .split("\n")
         .map((line) => line.trim())
         .find((line) => line.startsWith("rerun: ") && line.endsWith(`--only ${id}`));
+      // The rerun command leaves out --only and --format: it names its one case.
       expect(rerun).toBe(`rerun: npm run grade -- ${variant} --random 6 --seed 42 --only ${id}`);
       // The words after `npm run grade --` are the grader's arguments (no quoting needed here).
       const args = (rerun ?? "").replace("rerun: npm run grade -- ", "").split(" ");

@@ -63,6 +63,25 @@ export function gradeJson(
   return { status: run.status, results: JSON.parse(run.stdout) as ResultsJson, stderr: run.stderr };
 }
 
+/**
+ * `grade` with the text report on standard output and the results JSON written beside it (one
+ * run for both).
+ */
+export function gradeTextAndJson(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+): GraderRun & { results: ResultsJson } {
+  const file = join(mkdtempSync(join(tmpdir(), "kit-results-")), "results.json");
+  const run = grade([...args, "--format", "text", "--format", `json=${file}`], env);
+  let results: ResultsJson;
+  try {
+    results = JSON.parse(readFileSync(file, "utf8")) as ResultsJson;
+  } catch {
+    throw new Error(`results.json was not written (exit ${run.status}): ${run.stderr}`);
+  }
+  return { ...run, results };
+}
+
 /** A text edit of one file: `search` must occur exactly once. */
 export interface Edit {
   file: string;
