@@ -1,6 +1,6 @@
 // decodeSubscription (solution) on more than 100,000 random and mutated buffers, from a seeded
-// PRNG so every run decodes the same buffers. Each decode must return a well-formed Subscription
-// or throw the documented SubscriptionDecodeError; anything else fails. Where the answer is known
+// generator so every run decodes the same buffers. Each decode must return a well-formed
+// Subscription or throw the documented SubscriptionDecodeError; anything else fails. Where the answer is known
 // from the encoder (truncations, negative versions, huge counts) it is checked exactly; for the
 // rest, error-or-not and the decoded values are checked against a small model of Kafka's reader
 // written here from the schema (ConsumerProtocol.deserializeSubscription and the generated
@@ -14,32 +14,26 @@ import {
   type Subscription,
   type TopicPartitions,
 } from "../solution/src/subscription.ts";
+import { chance, randomInt, seededRandom, type Rng } from "../grader/instructor/random/seeded.ts";
 
 const INT32_MIN = -0x80000000;
 const INT32_MAX = 0x7fffffff;
 
 // ---------------------------------------------------------------------------------------------
-// A seeded PRNG (mulberry32): the same buffers on every run, bounded by count, never by clock.
+// Seeded randomness (fast-check's generator, grader/instructor/random/seeded.ts): the same
+// buffers on every run, bounded by count, never by clock.
 
 class Random {
-  private state: number;
+  private readonly rng: Rng;
   constructor(seed: number) {
-    this.state = seed >>> 0;
-  }
-  /** Uniform in [0, 2^32). */
-  uint32(): number {
-    this.state = (this.state + 0x6d2b79f5) >>> 0;
-    let t = this.state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return (t ^ (t >>> 14)) >>> 0;
+    this.rng = seededRandom(seed);
   }
   /** Uniform integer in [min, max]. */
   int(min: number, max: number): number {
-    return min + Math.floor((this.uint32() / 2 ** 32) * (max - min + 1));
+    return randomInt(this.rng, min, max);
   }
   chance(p: number): boolean {
-    return this.uint32() / 2 ** 32 < p;
+    return chance(this.rng, p);
   }
   pick<T>(items: readonly T[]): T {
     const item = items[this.int(0, items.length - 1)];
