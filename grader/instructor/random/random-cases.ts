@@ -21,6 +21,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
+import pLimit from "p-limit";
 import { MEMORY_MIB, OUTPUT_CAP_BYTES } from "../../limits.ts";
 import { SetupError } from "../../errors.ts";
 import {
@@ -185,19 +186,6 @@ async function referenceAnswer(program: Program, c: Case): Promise<unknown> {
   return JSON.parse(run.stdout) as unknown;
 }
 
-/** Runs `work` on every item, at most `limit` at a time. */
-async function eachLimited<T>(
-  items: readonly T[],
-  limit: number,
-  work: (item: T) => Promise<void>,
-) {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) await work(items[next++] as T);
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
-}
-
 /**
  * Generates `count` cases from `seed`, computes each answer with the reference solution, and loads
  * them as case folders `random/001`, `random/002`, ... (removed when the grader exits).
@@ -247,7 +235,8 @@ export async function randomCases(
     if (program === undefined) {
       throw new Error(`the reference solution does not build: ${reference.errors.join("; ")}`);
     }
-    await eachLimited(generated, availableParallelism(), async ({ meta, c }) => {
+    // The reference runs one case per core at a time (p-limit keeps the queue).
+    await pLimit(availableParallelism()).map(generated, async ({ meta, c }) => {
       const output = await referenceAnswer(program, c);
       mkdirSync(c.dir, { recursive: true });
       writeFileSync(join(c.dir, "case.json"), `${JSON.stringify(meta, null, 2)}\n`);
