@@ -13,6 +13,7 @@ import { writeFileSync } from "node:fs";
 import { basename, isAbsolute, join, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { crc32, deflateRawSync } from "node:zlib";
+import { globSync } from "tinyglobby";
 import { SetupError } from "../grader/errors.ts";
 import { FixtureSchemas, loadCases } from "../grader/cases/load.ts";
 import { BUILT_IN_CASES_DIR, KIT_ROOT } from "../grader/kit.ts";
@@ -38,15 +39,12 @@ Builds a Gradescope autograder in the folder OUT (which must not exist yet, or b
 OUT.zip, the file to upload on Gradescope (Configure Autograder > Zip file upload).
   --fixtures DIR   private cases to grade with (repeatable), copied to OUT/${PRIVATE_CASES_DIR}/<DIR name>`;
 
-/** Every file under `dir`, relative to it, with `/` separators, sorted. */
-function filesUnder(dir: string, prefix = ""): string[] {
-  const out: string[] = [];
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const rel = prefix === "" ? entry.name : `${prefix}/${entry.name}`;
-    if (entry.isDirectory()) out.push(...filesUnder(join(dir, entry.name), rel));
-    else if (entry.isFile()) out.push(rel);
-  }
-  return out.sort();
+/**
+ * Every file under `dir`, relative to it, with `/` separators, sorted (code unit order). Dot
+ * files count; symbolic links, followed or not, do not.
+ */
+function filesUnder(dir: string): string[] {
+  return globSync("**", { cwd: dir, dot: true, followSymbolicLinks: false }).sort();
 }
 
 /** DOS date and time for the zip headers. */
