@@ -22,6 +22,7 @@ import { CATALOGUE } from "../grader/diagnose/catalogue.ts";
 import { FixtureSchemas, loadCases } from "../grader/cases/load.ts";
 import { BUILT_IN_CASES_DIR } from "../grader/kit.ts";
 import { writeMutant } from "../grader/instructor/mutants/mutants.ts";
+import { seededRandom } from "../grader/instructor/random/seeded.ts";
 import { buildSubmission } from "../grader/run/build.ts";
 import { assignRange, type MemberSubscription } from "../solution/src/range-assignor.ts";
 import { decodeSubscription } from "../solution/src/subscription.ts";
@@ -170,18 +171,8 @@ rmSync(batchOut, { recursive: true, force: true });
 
 // ---------------------------------------------------------------------------------------------
 process.stderr.write("the reference on a group of 10,000 members\n");
-/** mulberry32: the same group on every run. */
-function prng(seed: number) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
-const random = prng(20261130);
+// Seeded: the same group on every run.
+const random = seededRandom(20261130);
 const topicNames = Array.from({ length: 1000 }, (_, i) => `topic-${String(i).padStart(4, "0")}`);
 const members = Array.from({ length: 10_000 }, (_, i) => {
   const chosen = new Set<string>();

@@ -12,7 +12,8 @@ import { chmodSync, cpSync, existsSync, readdirSync, readFileSync, statSync } fr
 import { writeFileSync } from "node:fs";
 import { basename, isAbsolute, join, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { crc32, deflateRawSync } from "node:zlib";
+import { zipSync, type Zippable } from "fflate";
+import { globSync } from "tinyglobby";
 import { SetupError } from "../grader/errors.ts";
 import { FixtureSchemas, loadCases } from "../grader/cases/load.ts";
 import { BUILT_IN_CASES_DIR, KIT_ROOT } from "../grader/kit.ts";
@@ -38,79 +39,31 @@ Builds a Gradescope autograder in the folder OUT (which must not exist yet, or b
 OUT.zip, the file to upload on Gradescope (Configure Autograder > Zip file upload).
   --fixtures DIR   private cases to grade with (repeatable), copied to OUT/${PRIVATE_CASES_DIR}/<DIR name>`;
 
-/** Every file under `dir`, relative to it, with `/` separators, sorted. */
-function filesUnder(dir: string, prefix = ""): string[] {
-  const out: string[] = [];
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const rel = prefix === "" ? entry.name : `${prefix}/${entry.name}`;
-    if (entry.isDirectory()) out.push(...filesUnder(join(dir, entry.name), rel));
-    else if (entry.isFile()) out.push(rel);
-  }
-  return out.sort();
-}
-
-/** DOS date and time for the zip headers. */
-function dosDateTime(date: Date): { time: number; date: number } {
-  return {
-    time: (date.getHours() << 11) | (date.getMinutes() << 5) | Math.floor(date.getSeconds() / 2),
-    date: ((date.getFullYear() - 1980) << 9) | ((date.getMonth() + 1) << 5) | date.getDate(),
-  };
+/**
+ * Every file under `dir`, relative to it, with `/` separators, sorted (code unit order). Dot
+ * files count; symbolic links, followed or not, do not.
+ */
+function filesUnder(dir: string): string[] {
+  return globSync("**", { cwd: dir, dot: true, followSymbolicLinks: false }).sort();
 }
 
 /**
- * A zip archive (deflate, Unix permissions kept, no zip64: the bundle is a few hundred KiB) of
- * the files under `root`, paths relative to it.
+ * A zip archive (deflate, Unix permissions kept) of the files under `root`, paths relative to it,
+ * in filesUnder's order, every entry stamped with the time of the call (as a DOS date, local
+ * time). Only files: no entries for folders, which unzip tools create as needed.
  */
-function zipFolder(root: string): Buffer {
-  const locals: Buffer[] = [];
-  const centrals: Buffer[] = [];
-  let offset = 0;
-  const when = dosDateTime(new Date());
+function zipFolder(root: string): Uint8Array {
+  const mtime = new Date();
+  const files: Zippable = {};
+  // Flat keys with `/` (nested objects would add folder entries). Object keys keep insertion
+  // order, so the archive is sorted too (save an integer-like top-level name, which OUT has not).
   for (const rel of filesUnder(root)) {
     const path = join(root, rel);
-    const data = readFileSync(path);
-    const packed = deflateRawSync(data);
-    const name = Buffer.from(rel, "utf8");
     const mode = statSync(path).mode & 0o777;
-    const crc = crc32(data);
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4); // version needed: 2.0 (deflate)
-    local.writeUInt16LE(0x0800, 6); // UTF-8 names
-    local.writeUInt16LE(8, 8); // deflate
-    local.writeUInt16LE(when.time, 10);
-    local.writeUInt16LE(when.date, 12);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(packed.length, 18);
-    local.writeUInt32LE(data.length, 22);
-    local.writeUInt16LE(name.length, 26);
-    local.writeUInt16LE(0, 28);
-    const central = Buffer.alloc(46);
-    central.writeUInt32LE(0x02014b50, 0);
-    central.writeUInt16LE((3 << 8) | 20, 4); // made by: Unix, 2.0
-    central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(0x0800, 8);
-    central.writeUInt16LE(8, 10);
-    central.writeUInt16LE(when.time, 12);
-    central.writeUInt16LE(when.date, 14);
-    central.writeUInt32LE(crc, 16);
-    central.writeUInt32LE(packed.length, 20);
-    central.writeUInt32LE(data.length, 24);
-    central.writeUInt16LE(name.length, 28);
-    central.writeUInt32LE(((0o100000 | mode) << 16) >>> 0, 38); // regular file and its mode
-    central.writeUInt32LE(offset, 42);
-    locals.push(local, name, packed);
-    centrals.push(central, name);
-    offset += local.length + name.length + packed.length;
+    // os 3 (Unix): the upper 16 bits of attrs are the file's st_mode, a regular file and its mode.
+    files[rel] = [readFileSync(path), { os: 3, attrs: ((0o100000 | mode) << 16) >>> 0, mtime }];
   }
-  const directory = Buffer.concat(centrals);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(centrals.length / 2, 8);
-  end.writeUInt16LE(centrals.length / 2, 10);
-  end.writeUInt32LE(directory.length, 12);
-  end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...locals, directory, end]);
+  return zipSync(files, { level: 6 });
 }
 
 /** What was written: a top-level file or folder of OUT (or OUT.zip) and its file count. */

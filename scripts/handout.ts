@@ -27,6 +27,7 @@ import { builtinModules } from "node:module";
 import { dirname, isAbsolute, join, posix, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { escapePath, globSync } from "tinyglobby";
 import { SetupError } from "../grader/errors.ts";
 import { fixtureHash } from "../grader/cases/hash.ts";
 import { FixtureSchemas, loadCases } from "../grader/cases/load.ts";
@@ -126,18 +127,18 @@ export interface HandoutFile {
 }
 
 /**
- * Every file under `dir` (deep: in subfolders too), relative to it, with `/`, sorted; the
- * subfolder `except` (a path relative to `dir`) left out.
+ * Every file under `dir` (deep: in subfolders too), relative to it, with `/`, sorted (code unit
+ * order); the subfolder `except` (a path relative to `dir`) left out. Dot files count; symbolic
+ * links, followed or not, do not.
  */
-function filesUnder(dir: string, deep: boolean, except?: string, prefix = ""): string[] {
-  const out: string[] = [];
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const rel = prefix === "" ? entry.name : `${prefix}/${entry.name}`;
-    if (entry.isDirectory()) {
-      if (deep && rel !== except) out.push(...filesUnder(join(dir, entry.name), deep, except, rel));
-    } else if (entry.isFile()) out.push(rel);
-  }
-  return out.sort();
+function filesUnder(dir: string, deep: boolean, except?: string): string[] {
+  return globSync(deep ? "**" : "*", {
+    cwd: dir,
+    dot: true,
+    followSymbolicLinks: false, // and so leave them out (tinyglobby's excludeSymlinks)
+    // `except/**/*`, not `except/**`, which would also drop a file named like the folder.
+    ignore: except === undefined ? [] : [`${escapePath(except)}/**/*`],
+  }).sort();
 }
 
 const byPath = (a: { path: string }, b: { path: string }) =>

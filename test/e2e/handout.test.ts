@@ -17,6 +17,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { globSync } from "tinyglobby";
 import { parse as parseYaml } from "yaml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixtureHash } from "../../grader/cases/hash.ts";
@@ -53,16 +54,19 @@ const NOT_FOR_STUDENTS = [
 const work = mkdtempSync(join(tmpdir(), "kit-handout-"));
 const out = join(work, "handout");
 
-/** Every file under `dir`, relative to it, with `/`, sorted; node_modules/ left out. */
-function filesUnder(dir: string, prefix = ""): string[] {
-  const out: string[] = [];
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const rel = prefix === "" ? entry.name : `${prefix}/${entry.name}`;
-    if (entry.isDirectory() && entry.name !== "node_modules") {
-      out.push(...filesUnder(join(dir, entry.name), rel));
-    } else if (entry.isFile()) out.push(rel);
-  }
-  return out.sort();
+/**
+ * Every file under `dir`, relative to it, with `/`, sorted (code unit order); what is inside a
+ * node_modules folder left out (a file named node_modules stays). Dot files count; symbolic links
+ * do not.
+ */
+function filesUnder(dir: string): string[] {
+  return globSync("**", {
+    cwd: dir,
+    dot: true,
+    followSymbolicLinks: false,
+    // Not `**/node_modules/**`, which would also drop a file named node_modules.
+    ignore: ["**/node_modules/**/*"],
+  }).sort();
 }
 
 const fold = (line: string) => line.trim().replace(/\s+/g, " ");

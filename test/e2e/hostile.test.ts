@@ -32,6 +32,7 @@ import { dirname, join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { promisify } from "node:util";
 import { XMLValidator } from "fast-xml-parser";
+import pLimit from "p-limit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { IDENTITY_BASE, IDENTITY_COUNT, lockName } from "../../grader/run/identities.ts";
 import { variantOfSolution, type ResultsJson } from "../helpers/grader.ts";
@@ -302,20 +303,6 @@ function startGrading(spec: GradingSpec): Running {
     });
   });
   return { pid: child.pid ?? -1, running: () => !finished, done };
-}
-
-/** Runs `tasks`, `width` at a time, keeping their order in the results. */
-async function inPool<T>(tasks: readonly (() => Promise<T>)[], width: number): Promise<T[]> {
-  const results: T[] = new Array<T>(tasks.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < tasks.length) {
-      const index = next++;
-      results[index] = await (tasks[index] as () => Promise<T>)();
-    }
-  };
-  await Promise.all(Array.from({ length: width }, worker));
-  return results;
 }
 
 /** The sandbox mode the grader said it used (its warning line; none in root mode). */
@@ -597,7 +584,7 @@ describe(`hostile submissions (sandbox mode ${MODE})`, () => {
           }),
         ),
     ];
-    await inPool(tasks, 2);
+    await pLimit(2).map(tasks, (task) => task());
     // Two graders at once: the probe beside a slow reference.
     await gradePair();
     // (b) The compared gradings again, under load.

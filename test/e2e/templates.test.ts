@@ -18,7 +18,9 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Ajv } from "ajv";
+import { unzipSync } from "fflate";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
+import { globSync } from "tinyglobby";
 import { parse as parseYaml } from "yaml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { GradescopeResults } from "../../grader/report/gradescope.ts";
@@ -39,6 +41,26 @@ function repoMirror(): string {
     if (entry !== ".git") symlinkSync(join(ROOT, entry), join(dir, entry));
   }
   return dir;
+}
+
+/**
+ * The Unix mode (st_mode: file type and permissions) of every entry of a zip, by name, read from
+ * the upper half of each central directory record's external attributes: fflate's unzipSync
+ * gives names and contents but not these attributes.
+ */
+function unixModes(zip: Buffer): Map<string, number> {
+  const end = zip.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
+  let offset = zip.readUInt32LE(end + 16);
+  const modes = new Map<string, number>();
+  for (let i = 0; i < zip.readUInt16LE(end + 10); i++) {
+    expect(zip.readUInt32LE(offset)).toBe(0x02014b50);
+    const nameLength = zip.readUInt16LE(offset + 28);
+    const extra = zip.readUInt16LE(offset + 30) + zip.readUInt16LE(offset + 32);
+    const name = zip.toString("utf8", offset + 46, offset + 46 + nameLength);
+    modes.set(name, zip.readUInt32LE(offset + 38) >>> 16);
+    offset += 46 + nameLength + extra;
+  }
+  return modes;
 }
 
 const builtInCases = readdirSync(CASES_DIR).filter((name) =>
@@ -139,24 +161,32 @@ describe("templates/gradescope: the bundle and run_autograder", () => {
 
   it("OUT.zip holds the same files, setup.sh and run_autograder at its root and executable", () => {
     const zip = readFileSync(`${bundle}.zip`);
-    // The central directory: name and Unix mode of every entry.
-    const end = zip.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
-    let offset = zip.readUInt32LE(end + 16);
-    const entries = new Map<string, number>();
-    for (let i = 0; i < zip.readUInt16LE(end + 10); i++) {
-      expect(zip.readUInt32LE(offset)).toBe(0x02014b50);
-      const nameLength = zip.readUInt16LE(offset + 28);
-      const extra = zip.readUInt16LE(offset + 30) + zip.readUInt16LE(offset + 32);
-      const name = zip.toString("utf8", offset + 46, offset + 46 + nameLength);
-      entries.set(name, zip.readUInt32LE(offset + 38) >>> 16);
-      offset += 46 + nameLength + extra;
+    const files = unzipSync(zip);
+    // Every file of OUT, byte for byte (node_modules, linked in after the build, is a symlink,
+    // and .grader/ the grader's compile cache, written by later tests' runs).
+    const onDisk = globSync("**", {
+      cwd: bundle,
+      dot: true,
+      followSymbolicLinks: false,
+      ignore: [".grader/**"],
+    }).sort();
+    expect(Object.keys(files).sort()).toEqual(onDisk);
+    for (const name of onDisk) {
+      expect(Buffer.from(files[name] ?? []).equals(readFileSync(join(bundle, name))), name).toBe(
+        true,
+      );
     }
-    expect((entries.get("run_autograder") ?? 0) & 0o111).not.toBe(0);
-    expect((entries.get("setup.sh") ?? 0) & 0o111).not.toBe(0);
-    expect(entries.has("grader/cli.ts")).toBe(true);
-    expect(entries.has(`private-cases/${privateName}/01-idle-again/case.json`)).toBe(true);
-    expect([...entries.keys()].some((name) => name.startsWith("solution/"))).toBe(false);
-    expect([...entries.keys()].some((name) => name.startsWith("node_modules/"))).toBe(false);
+    const modes = unixModes(zip);
+    expect(modes.size).toBe(onDisk.length);
+    expect((modes.get("run_autograder") ?? 0) & 0o111).not.toBe(0);
+    expect((modes.get("setup.sh") ?? 0) & 0o111).not.toBe(0);
+    expect(modes.get("grader/cli.ts")).toBe(
+      0o100000 | (statSync(join(bundle, "grader/cli.ts")).mode & 0o777),
+    );
+    expect(onDisk).toContain("grader/cli.ts");
+    expect(onDisk).toContain(`private-cases/${privateName}/01-idle-again/case.json`);
+    expect(onDisk.some((name) => name.startsWith("solution/"))).toBe(false);
+    expect(onDisk.some((name) => name.startsWith("node_modules/"))).toBe(false);
     const unzip = spawnSync("unzip", ["-tq", `${bundle}.zip`], { encoding: "utf8" });
     if (unzip.error === undefined) expect(unzip.status, unzip.stdout).toBe(0);
   });

@@ -1,6 +1,6 @@
 // decodeSubscription (solution) on more than 100,000 random and mutated buffers, from a seeded
-// PRNG so every run decodes the same buffers. Each decode must return a well-formed Subscription
-// or throw the documented SubscriptionDecodeError; anything else fails. Where the answer is known
+// generator so every run decodes the same buffers. Each decode must return a well-formed
+// Subscription or throw the documented SubscriptionDecodeError; anything else fails. Where the answer is known
 // from the encoder (truncations, negative versions, huge counts) it is checked exactly; for the
 // rest, error-or-not and the decoded values are checked against a small model of Kafka's reader
 // written here from the schema (ConsumerProtocol.deserializeSubscription and the generated
@@ -14,32 +14,31 @@ import {
   type Subscription,
   type TopicPartitions,
 } from "../../solution/src/subscription.ts";
+import {
+  chance,
+  randomInt,
+  seededRandom,
+  type Rng,
+} from "../../grader/instructor/random/seeded.ts";
 
 const INT32_MIN = -0x80000000;
 const INT32_MAX = 0x7fffffff;
 
 // ---------------------------------------------------------------------------------------------
-// A seeded PRNG (mulberry32): the same buffers on every run, bounded by count, never by clock.
+// Seeded randomness (fast-check's generator, grader/instructor/random/seeded.ts): the same
+// buffers on every run, bounded by count, never by clock.
 
 class Random {
-  private state: number;
+  private readonly rng: Rng;
   constructor(seed: number) {
-    this.state = seed >>> 0;
-  }
-  /** Uniform in [0, 2^32). */
-  uint32(): number {
-    this.state = (this.state + 0x6d2b79f5) >>> 0;
-    let t = this.state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return (t ^ (t >>> 14)) >>> 0;
+    this.rng = seededRandom(seed);
   }
   /** Uniform integer in [min, max]. */
   int(min: number, max: number): number {
-    return min + Math.floor((this.uint32() / 2 ** 32) * (max - min + 1));
+    return randomInt(this.rng, min, max);
   }
   chance(p: number): boolean {
-    return this.uint32() / 2 ** 32 < p;
+    return chance(this.rng, p);
   }
   pick<T>(items: readonly T[]): T {
     const item = items[this.int(0, items.length - 1)];
@@ -600,22 +599,23 @@ describe("decodeSubscription on random and mutated buffers (seeded)", () => {
   v8.setFlagsFromString("--expose-gc");
   const collectGarbage = vm.runInNewContext("gc") as () => void;
 
-  /** One decode that must fail, with its time and how much the heap and ArrayBuffers grew. */
+  /**
+   * One decode that must fail, with how much the heap and ArrayBuffers grew. No clock: failing at
+   * the count's own offset (not at an element's) shows the count was checked before any element
+   * was read, and the growth that nothing was allocated for the elements.
+   */
   function measuredFailure(bytes: Uint8Array) {
     collectGarbage();
     const before = process.memoryUsage();
-    const start = performance.now();
     let thrown: unknown;
     try {
       decodeSubscription(bytes);
     } catch (error) {
       thrown = error;
     }
-    const milliseconds = performance.now() - start;
     const after = process.memoryUsage();
     return {
       thrown,
-      milliseconds,
       arrayBuffersGrowth: after.arrayBuffers - before.arrayBuffers,
       heapGrowth: after.heapUsed - before.heapUsed,
     };
@@ -629,10 +629,9 @@ describe("decodeSubscription on random and mutated buffers (seeded)", () => {
     );
     expect(bytes.length).toBe(13);
     decodeSubscription(new Uint8Array(Buffer.from("000000000001000161ffffffff", "hex"))); // warm-up
-    const { thrown, milliseconds, arrayBuffersGrowth, heapGrowth } = measuredFailure(bytes);
+    const { thrown, arrayBuffersGrowth, heapGrowth } = measuredFailure(bytes);
     expect(thrown).toBeInstanceOf(SubscriptionDecodeError);
     expect(thrown).toMatchObject({ field: "topics", offset: 2 });
-    expect(milliseconds).toBeLessThan(50);
     expect(arrayBuffersGrowth).toBeLessThan(4 * MB);
     expect(heapGrowth).toBeLessThan(4 * MB);
   });
@@ -645,10 +644,9 @@ describe("decodeSubscription on random and mutated buffers (seeded)", () => {
     "a count of 0x7fffffff for %s fails at that count, without a large allocation",
     (field, text, offset) => {
       const bytes = new Uint8Array(Buffer.from(text.replace(/ /g, ""), "hex"));
-      const { thrown, milliseconds, arrayBuffersGrowth, heapGrowth } = measuredFailure(bytes);
+      const { thrown, arrayBuffersGrowth, heapGrowth } = measuredFailure(bytes);
       expect(thrown).toBeInstanceOf(SubscriptionDecodeError);
       expect(thrown).toMatchObject({ field, offset });
-      expect(milliseconds).toBeLessThan(50);
       expect(arrayBuffersGrowth).toBeLessThan(4 * MB);
       expect(heapGrowth).toBeLessThan(4 * MB);
     },

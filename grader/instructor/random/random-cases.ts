@@ -2,11 +2,13 @@
  * `--random N --seed S` (instructor kit only): N generated cases whose answers come from the
  * reference solution, run at grading time.
  *
- * Reproducible: case i depends only on (S, i), through a small seeded PRNG (mulberry32) — never
- * Math.random — so `--random 5 --seed 7 --only random/003` grades the same case 3 as the full run
- * did, and case 3 is the same with `--random 10`. Each case is written as a real case folder
- * (case.json, input.json, expected.json) under a temporary `random/` folder and loaded with
- * loadCaseFolder, so it is validated like a built-in case and its id is `random/NNN`.
+ * Reproducible: case i depends only on (S, i), through fast-check's seeded generator (seeded.ts)
+ * seeded with a hash of `S:i` — never Math.random — so `--random 5 --seed 7 --only random/003`
+ * grades the same case 3 as the full run did, and case 3 is the same with `--random 10`. Kits
+ * before this generator used a PRNG of their own (mulberry32): their seeds gave other cases. Each
+ * case is written as a real case folder (case.json, input.json, expected.json) under a temporary
+ * `random/` folder and loaded with loadCaseFolder, so it is validated like a built-in case and its
+ * id is `random/NNN`.
  *
  * What the cases contain: 1-8 topics of 0-12 partitions and 1-10 members whose ids and topic names
  * come from pools of the names that catch mistakes (`consumer-2` against `consumer-10`, `Z`, `_x`
@@ -19,6 +21,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
+import pLimit from "p-limit";
 import { MEMORY_MIB, OUTPUT_CAP_BYTES } from "../../limits.ts";
 import { SetupError } from "../../errors.ts";
 import {
@@ -31,6 +34,7 @@ import {
 } from "../../cases/load.ts";
 import { prepareProgram, runCase, type Program } from "../../grade.ts";
 import { KIT_ROOT } from "../../kit.ts";
+import { chance, randomInt as int, seededRandom, seedOf, type Rng } from "./seeded.ts";
 import type Kafkajs from "kafkajs";
 
 /** Member ids: orders that differ between numeric, locale, code-point and code-unit sorting. */
@@ -78,32 +82,6 @@ const TOPICS = [
  * only be a subscription the leader cannot assign; its bytes (length 0) decode fine.
  */
 const MISSING_TOPICS = ["not-in-metadata", "deleted-topic", "日本-old"] as const;
-
-type Rng = () => number;
-
-/** mulberry32: a 32-bit seeded PRNG, uniform in [0, 1). */
-function mulberry32(seed: number): Rng {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/** FNV-1a over a string: the per-case seed from (seed, index). */
-function fnv1a(text: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    hash ^= text.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return hash >>> 0;
-}
-
-const int = (rng: Rng, min: number, max: number) => min + Math.floor(rng() * (max - min + 1));
-const chance = (rng: Rng, p: number) => rng() < p;
 
 function shuffled<T>(rng: Rng, items: readonly T[]): T[] {
   const result = [...items];
@@ -208,19 +186,6 @@ async function referenceAnswer(program: Program, c: Case): Promise<unknown> {
   return JSON.parse(run.stdout) as unknown;
 }
 
-/** Runs `work` on every item, at most `limit` at a time. */
-async function eachLimited<T>(
-  items: readonly T[],
-  limit: number,
-  work: (item: T) => Promise<void>,
-) {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) await work(items[next++] as T);
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
-}
-
 /**
  * Generates `count` cases from `seed`, computes each answer with the reference solution, and loads
  * them as case folders `random/001`, `random/002`, ... (removed when the grader exits).
@@ -244,7 +209,7 @@ export async function randomCases(
 
   const generated: { meta: CaseMeta; c: Case }[] = [];
   for (let index = 1; index <= count; index++) {
-    const rng = mulberry32(fnv1a(`${seed}:${index}`));
+    const rng = seededRandom(seedOf(`${seed}:${index}`));
     const { mode, input } = generateInput(rng, encode);
     const name = String(index).padStart(width, "0");
     const meta = caseMeta(index, seed, mode);
@@ -270,7 +235,8 @@ export async function randomCases(
     if (program === undefined) {
       throw new Error(`the reference solution does not build: ${reference.errors.join("; ")}`);
     }
-    await eachLimited(generated, availableParallelism(), async ({ meta, c }) => {
+    // The reference runs one case per core at a time (p-limit keeps the queue).
+    await pLimit(availableParallelism()).map(generated, async ({ meta, c }) => {
       const output = await referenceAnswer(program, c);
       mkdirSync(c.dir, { recursive: true });
       writeFileSync(join(c.dir, "case.json"), `${JSON.stringify(meta, null, 2)}\n`);
