@@ -47,7 +47,20 @@ export interface ProcessSpec {
   reportFd?: boolean;
   /** Called once the process has ended (e.g. to remove its mount table). */
   cleanup?: () => void;
+  /**
+   * Every process that could hold the output pipes dies with this one (a PID namespace with
+   * --kill-child): after it exits, the pipes are read to their end, however long the grader takes
+   * to read them. Without it, a process that escaped the group could hold them open forever, so
+   * they are given up once nothing has come through them for a while after the exit.
+   */
+  pipesCloseOnExit?: boolean;
 }
+
+/**
+ * Without pipesCloseOnExit: how long after the exit, with nothing read, before the pipes are
+ * given up. Reset by every chunk, so a big answer still being read is never cut short.
+ */
+const PIPES_IDLE_AFTER_EXIT_MS = 2000;
 
 /** What happened when a process ran; the verdict is decided elsewhere (verdict/). */
 export interface RawRun {
@@ -304,14 +317,24 @@ export function runProcess(spec: ProcessSpec, limits: RunLimits): Promise<RawRun
     child.stdin.end(spec.stdin);
 
     child.on("exit", () => {
-      // The program has exited: kill what it left in its group, and stop waiting for pipes that a
-      // process outside the group may still hold open.
+      // The program has exited: kill what it left in its group. What is still in the pipes is
+      // the program's output and is read to the end (cutting it after a fixed time made a big
+      // answer invalid JSON on a busy machine). Only where an escaped process might hold a pipe
+      // open, the pipes are given up once they have been quiet for a while.
       if (pid !== undefined) killGroup(pid);
-      setTimeout(() => {
-        child.stdout.destroy();
-        child.stderr.destroy();
-        reportStream?.destroy();
-      }, 250).unref();
+      if (spec.pipesCloseOnExit === true) return;
+      let quiet: NodeJS.Timeout | undefined;
+      const giveUpWhenQuiet = () => {
+        clearTimeout(quiet);
+        quiet = setTimeout(() => {
+          child.stdout.destroy();
+          child.stderr.destroy();
+          reportStream?.destroy();
+        }, PIPES_IDLE_AFTER_EXIT_MS).unref();
+      };
+      giveUpWhenQuiet();
+      child.stdout.on("data", giveUpWhenQuiet);
+      child.stderr.on("data", giveUpWhenQuiet);
     });
     const finish = (exitCode: number | null, signal: NodeJS.Signals | null) => {
       if (settled) return;

@@ -412,6 +412,8 @@ export function confinedSpec(
     env: run.env,
     stdin: run.stdin,
     reportFd: true,
+    // unshare --pid --fork --kill-child: every process of the run dies with it.
+    pipesCloseOnExit: true,
     cleanup: () => rmSync(table, { force: true }),
   };
 }

@@ -1,4 +1,4 @@
-// A class at once: `--batch` on a generated class of 15 folders (the reference, the starter,
+// A class at once: `--batch` on a generated class of 14 folders (the reference, the starter,
 // mutants with catalogued mistakes, the hostile programs of test/submissions/, a folder that is
 // no submission, a name that needs escaping) writes a gradebook, results JSON that match the
 // schema, and a self-contained report; three shards merged give the unsharded run's bytes; merge
@@ -124,7 +124,7 @@ function verdicts(results: Map<string, SubmissionResults>) {
   }));
 }
 
-describe("--batch on a class of 15 folders", () => {
+describe("--batch on a class of 14 folders", () => {
   let dir: string;
   let names: string[];
   let out: string;
@@ -144,7 +144,7 @@ describe("--batch on a class of 15 folders", () => {
 
   it("runs to the end with exit 0 and one plain progress line per folder (not a terminal)", () => {
     expect(run.status, run.stderr).toBe(0);
-    expect(names.length).toBe(15);
+    expect(names.length).toBe(14);
     expect(run.stdout).toMatch(
       new RegExp(`^Grading ${names.length} submissions in .*: ${ONLY.length} cases each`),
     );

@@ -1,8 +1,14 @@
 // Gradings shared by the e2e files: each submission below is graded once per test run, with
 // every format at once (github on standard output, the others and the text report to files), and
-// kept in the run's folder (graded-setup.ts); a file that asks again reads that run. Files run
-// one at a time (vitest.config.ts), so the first to ask grades and the others read.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+// kept in the run's folder (graded-setup.ts); a file that asks again reads that run.
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { inject } from "vitest";
@@ -94,13 +100,26 @@ const SHARED = {
   ],
 } as const;
 
-/** The grading of a shared submission in this test run, graded by the first file that asks. */
+/**
+ * The grading of a shared submission in this test run, graded by the first file that asks. Files
+ * run two at a time (vitest.config.ts): one that asks while another is grading waits for it.
+ */
 export function graded(name: keyof typeof SHARED): AllFormatsRun {
   const dir = inject("gradedDir");
   const path = join(dir, `${name}.json`);
-  if (existsSync(path)) return JSON.parse(readFileSync(path, "utf8")) as AllFormatsRun;
-  const run = gradeAllFormats(SHARED[name]());
   mkdirSync(dir, { recursive: true });
-  writeFileSync(path, JSON.stringify(run));
+  try {
+    mkdirSync(`${path}.lock`);
+  } catch {
+    // Another file is grading it (the lock is never removed): wait for its results.
+    const pause = new Int32Array(new SharedArrayBuffer(4));
+    while (!existsSync(path)) Atomics.wait(pause, 0, 0, 200);
+    return JSON.parse(readFileSync(path, "utf8")) as AllFormatsRun;
+  }
+  const run = gradeAllFormats(SHARED[name]());
+  // Written whole, then renamed: a waiting file reads all of it or nothing.
+  const partial = `${path}.partial`;
+  writeFileSync(partial, JSON.stringify(run));
+  renameSync(partial, path);
   return run;
 }
