@@ -5,7 +5,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Ajv } from "ajv";
 import { beforeAll, describe, expect, it } from "vitest";
-import { grade, gradeJson, variantOfSolution, type ResultsJson } from "../helpers/grader.ts";
+import {
+  dropsIdleMembers,
+  grade,
+  gradeJson,
+  variantOfSolution,
+  type ResultsJson,
+} from "../helpers/grader.ts";
 import { graded, type AllFormatsRun } from "../helpers/graded.ts";
 import { readCases, ROOT } from "../helpers/program.ts";
 
@@ -75,19 +81,7 @@ describe("grading the starter (the default target)", () => {
 
 describe("a wrong submission fails exactly the cases it should", () => {
   it("one that drops idle members fails the assign cases whose answer has a member with nothing", () => {
-    const dir = variantOfSolution([
-      {
-        file: "range-assignor.ts",
-        search: "for (const memberId of subscriptions.keys()) assignment.set(memberId, new Map());",
-        replace: "",
-      },
-      {
-        file: "range-assignor.ts",
-        search: "assignment.get(member.memberId)?.set(topic, partitions);",
-        replace:
-          "(assignment.get(member.memberId) ?? assignment.set(member.memberId, new Map()).get(member.memberId))?.set(topic, partitions);",
-      },
-    ]);
+    const dir = dropsIdleMembers();
     // From the expected answers alone: which cases have a member that owns nothing?
     const shouldFail = cases
       .filter((c) => {

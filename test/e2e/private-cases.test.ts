@@ -9,7 +9,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { FixtureSchemas, loadCaseFolder } from "../../grader/cases/load.ts";
-import { grade, gradeJson, gradeTextAndJson, variantOfSolution } from "../helpers/grader.ts";
+import {
+  dropsIdleMembers,
+  grade,
+  gradeJson,
+  gradeTextAndJson,
+  variantOfSolution,
+} from "../helpers/grader.ts";
 import { CASES_DIR, ROOT } from "../helpers/program.ts";
 
 /** `npm run new-case -- ...args`, typed in `cwd` (npm passes it as INIT_CWD). */
@@ -30,22 +36,6 @@ function newCase(args: string[], cwd: string, stdin = "") {
 
 const fixture = (id: string, file: string) => readFileSync(join(CASES_DIR, id, file), "utf8");
 const json = (text: string) => JSON.parse(text) as unknown;
-
-/** The reference with idle members dropped: fails any case with a member that gets nothing. */
-const dropsIdleMembers = () =>
-  variantOfSolution([
-    {
-      file: "range-assignor.ts",
-      search: "for (const memberId of subscriptions.keys()) assignment.set(memberId, new Map());",
-      replace: "",
-    },
-    {
-      file: "range-assignor.ts",
-      search: "assignment.get(member.memberId)?.set(topic, partitions);",
-      replace:
-        "(assignment.get(member.memberId) ?? assignment.set(member.memberId, new Map()).get(member.memberId))?.set(topic, partitions);",
-    },
-  ]);
 
 describe("npm run new-case", () => {
   let work: string;

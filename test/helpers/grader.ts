@@ -109,3 +109,19 @@ export function variantOfSolution(edits: readonly Edit[]): string {
   }
   return dir;
 }
+
+/** The reference with idle members dropped: fails any case with a member that gets nothing. */
+export const dropsIdleMembers = (): string =>
+  variantOfSolution([
+    {
+      file: "range-assignor.ts",
+      search: "for (const memberId of subscriptions.keys()) assignment.set(memberId, new Map());",
+      replace: "",
+    },
+    {
+      file: "range-assignor.ts",
+      search: "assignment.get(member.memberId)?.set(topic, partitions);",
+      replace:
+        "(assignment.get(member.memberId) ?? assignment.set(member.memberId, new Map()).get(member.memberId))?.set(topic, partitions);",
+    },
+  ]);
