@@ -64,6 +64,72 @@ def utf16_key(text):
     return text.encode("utf-16-be", "surrogatepass")
 
 
+def java_utf8(data):
+    """The bytes as Java's new String(bytes, UTF_8) reads them: malformed UTF-8 becomes U+FFFD by
+    Java's rules (an encoded surrogate ED A0 80 is one U+FFFD; Python's "replace" gives three)."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    out, i, n = [], 0, len(data)
+
+    def cont(k):
+        return k < n and data[k] & 0xC0 == 0x80
+
+    while i < n:
+        b1 = data[i]
+        if b1 < 0x80:
+            out.append(chr(b1))
+            i += 1
+        elif 0xC2 <= b1 <= 0xDF:
+            if i + 1 >= n:
+                out.append("\ufffd")
+                break
+            if cont(i + 1):
+                out.append(chr(((b1 & 0x1F) << 6) | (data[i + 1] & 0x3F)))
+                i += 2
+            else:
+                out.append("\ufffd")
+                i += 1
+        elif 0xE0 <= b1 <= 0xEF:
+            bad2 = not cont(i + 1) or (b1 == 0xE0 and data[i + 1] < 0xA0)
+            out.append("\ufffd")  # replaced below when the sequence is whole
+            if i + 2 >= n:
+                if i + 1 < n and bad2:
+                    i += 1
+                    continue
+                break
+            if bad2 or not cont(i + 2):
+                i += 1 if bad2 else 2
+                continue
+            c = ((b1 & 0x0F) << 12) | ((data[i + 1] & 0x3F) << 6) | (data[i + 2] & 0x3F)
+            if not 0xD800 <= c <= 0xDFFF:
+                out[-1] = chr(c)
+            i += 3
+        elif 0xF0 <= b1 <= 0xF7:
+            bad2 = (b1 > 0xF4 or not cont(i + 1)
+                    or (b1 == 0xF0 and data[i + 1] < 0x90) or (b1 == 0xF4 and data[i + 1] > 0x8F))
+            out.append("\ufffd")
+            if i + 3 >= n:
+                if (i + 1 < n and bad2) or b1 > 0xF4:
+                    i += 1
+                elif i + 2 < n and not cont(i + 2):
+                    i += 2
+                else:
+                    break
+                continue
+            if bad2 or not cont(i + 2) or not cont(i + 3):
+                i += 1 if bad2 else (2 if not cont(i + 2) else 3)
+                continue
+            out[-1] = chr(((b1 & 0x07) << 18) | ((data[i + 1] & 0x3F) << 12)
+                          | ((data[i + 2] & 0x3F) << 6) | (data[i + 3] & 0x3F))
+            i += 4
+        else:
+            out.append("\ufffd")
+            i += 1
+    return "".join(out)
+
+
 # --------------------------------------------------------------------------------------------
 # Reading Kafka's primitive types
 
@@ -103,7 +169,7 @@ class Reader:
         length = self.int16(field)
         if length < 0:
             return None
-        return self.take(field, length, "string").decode("utf-8", errors="replace")
+        return java_utf8(self.take(field, length, "string"))
 
     def string(self, field):
         length_offset = self.offset

@@ -93,11 +93,103 @@ function readTopicPartitions(reader: ByteReader, i: number): TopicPartitions {
 const utf8Decoder = new TextDecoder("utf-8", { ignoreBOM: true });
 
 /**
- * Kafka's strings are UTF-8: bytes that are not valid UTF-8 become U+FFFD, and a leading U+FEFF
- * stays part of the name (`ignoreBOM`), as in Java.
+ * A Kafka string's bytes as the Java client reads them: `new String(bytes, UTF_8)`. A leading
+ * U+FEFF stays part of the name (`ignoreBOM`). Valid UTF-8 reads the same in every decoder;
+ * malformed bytes become U+FFFD by Java's rules (decodeUtf8AsJava), which differ from
+ * TextDecoder's: Java replaces an encoded surrogate (`ED A0 80`, as CESU-8 writers produce) with
+ * one U+FFFD where TextDecoder gives three.
  */
 function decodeUtf8(bytes: Uint8Array): string {
-  return utf8Decoder.decode(bytes);
+  const text = utf8Decoder.decode(bytes);
+  // No U+FFFD: the bytes were valid UTF-8 (the usual case, and the fast one).
+  return text.includes("\uFFFD") ? decodeUtf8AsJava(bytes) : text;
+}
+
+/** U+FFFD, what Java puts for each malformed sequence. */
+const REPLACEMENT = 0xfffd;
+
+const isContinuation = (b: number | undefined): b is number =>
+  b !== undefined && (b & 0xc0) === 0x80;
+
+/**
+ * UTF-8 decoded as JDK 17's `String(byte[], UTF_8)` does, malformed input included (checked
+ * against the JDK in test/java-strings/). A lead byte whose next byte cannot follow it is one
+ * U+FFFD and reading goes on at the next byte; a whole sequence that decodes to a surrogate or is
+ * cut by a bad last byte is one U+FFFD for the bytes read so far; a sequence cut short by the end
+ * of the bytes is one U+FFFD for all that is left.
+ */
+function decodeUtf8AsJava(bytes: Uint8Array): string {
+  const units: number[] = [];
+  const n = bytes.length;
+  let i = 0;
+  while (i < n) {
+    const b1 = bytes[i] as number;
+    const b2 = bytes[i + 1];
+    if (b1 < 0x80) {
+      units.push(b1);
+      i += 1;
+    } else if (b1 >= 0xc2 && b1 <= 0xdf) {
+      // Two bytes.
+      if (i + 1 >= n) {
+        units.push(REPLACEMENT);
+        break;
+      }
+      if (!isContinuation(b2)) {
+        units.push(REPLACEMENT);
+        i += 1;
+      } else {
+        units.push(((b1 & 0x1f) << 6) | (b2 & 0x3f));
+        i += 2;
+      }
+    } else if (b1 >= 0xe0 && b1 <= 0xef) {
+      // Three bytes. E0 must be followed by A0-BF (shorter forms are overlong).
+      const badSecond = !isContinuation(b2) || (b1 === 0xe0 && b2 < 0xa0);
+      const b3 = bytes[i + 2];
+      if (i + 2 >= n) {
+        units.push(REPLACEMENT);
+        if (i + 1 < n && badSecond) i += 1;
+        else break;
+      } else if (badSecond || !isContinuation(b3)) {
+        units.push(REPLACEMENT);
+        i += badSecond ? 1 : 2;
+      } else {
+        const c = ((b1 & 0x0f) << 12) | ((b2 & 0x3f) << 6) | (b3 & 0x3f);
+        units.push(c >= 0xd800 && c <= 0xdfff ? REPLACEMENT : c);
+        i += 3;
+      }
+    } else if (b1 >= 0xf0 && b1 <= 0xf7) {
+      // Four bytes, U+10000 to U+10FFFF: F0 needs 90-BF next, F4 needs 80-8F, F5-F7 never fit.
+      const badSecond =
+        b1 > 0xf4 ||
+        !isContinuation(b2) ||
+        (b1 === 0xf0 && b2 < 0x90) ||
+        (b1 === 0xf4 && b2 > 0x8f);
+      const b3 = bytes[i + 2];
+      const b4 = bytes[i + 3];
+      if (i + 3 >= n) {
+        units.push(REPLACEMENT);
+        if ((i + 1 < n && badSecond) || b1 > 0xf4) i += 1;
+        else if (i + 2 < n && !isContinuation(b3)) i += 2;
+        else break;
+      } else if (badSecond || !isContinuation(b3) || !isContinuation(b4)) {
+        units.push(REPLACEMENT);
+        i += badSecond ? 1 : !isContinuation(b3) ? 2 : 3;
+      } else {
+        const c = ((b1 & 0x07) << 18) | ((b2 & 0x3f) << 12) | ((b3 & 0x3f) << 6) | (b4 & 0x3f);
+        units.push(0xd800 + ((c - 0x10000) >> 10), 0xdc00 + ((c - 0x10000) & 0x3ff));
+        i += 4;
+      }
+    } else {
+      // A continuation byte where a character should start, C0, C1 or F8-FF.
+      units.push(REPLACEMENT);
+      i += 1;
+    }
+  }
+  let text = "";
+  // In slices: String.fromCharCode(...units) on a long name would overflow the stack.
+  for (let k = 0; k < units.length; k += 4096)
+    text += String.fromCharCode(...units.slice(k, k + 4096));
+  return text;
 }
 
 /** A DataView of exactly these bytes: a Uint8Array may start anywhere inside its ArrayBuffer. */

@@ -186,8 +186,14 @@ function randomSubscription(random: Random): Encoded {
 // negative version is an error, a version above 3 is read as 3; running out of bytes is an error;
 // a negative length or count for a non-nullable string or array is an error; an array count larger
 // than the remaining bytes is an error ("Tried to allocate a collection of size ..."); a negative
-// length for user data or rack id is null; bytes after the body are ignored. Strings are decoded
-// by Buffer.toString (invalid UTF-8 becomes U+FFFD), not by TextDecoder as the solution does.
+// length for user data or rack id is null; bytes after the body are ignored. A string of valid
+// UTF-8 is its text; one of malformed UTF-8 is INVALID_UTF8, which matches any decoded string
+// with a U+FFFD in it: how many U+FFFD Java puts there is test/unit/java-strings.test.ts's, from
+// the JDK's own output.
+
+/** What the model reads from malformed UTF-8 (see above). */
+const INVALID_UTF8 = "\u0000malformed UTF-8\u0000";
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 class KafkaRejects extends Error {}
 
@@ -217,7 +223,14 @@ function kafkaModel(bytes: Uint8Array): Subscription | KafkaRejects {
     at += n;
     return bytes.subarray(at - n, at);
   };
-  const text = (n: number) => Buffer.from(take(n)).toString("utf8");
+  const text = (n: number) => {
+    const bytes = take(n);
+    try {
+      return strictUtf8.decode(bytes);
+    } catch {
+      return INVALID_UTF8;
+    }
+  };
   const string = () => {
     const length = i16();
     if (length < 0) throw new KafkaRejects("non-nullable field was serialized as null");
@@ -304,7 +317,22 @@ function errorProblem(error: SubscriptionDecodeError, length: number): string | 
 
 const hex = (bytes: Uint8Array): string => Buffer.from(bytes).toString("hex");
 
-function sameSubscription(a: Subscription, b: Subscription): boolean {
+/**
+ * True when the decoder's subscription equals the model's (or what was encoded), a string the
+ * model read as INVALID_UTF8 matching any decoded string that holds a U+FFFD.
+ */
+function sameSubscription(decoded: Subscription, model: Subscription): boolean {
+  const like = (got: string, want: string | null | undefined) =>
+    want === INVALID_UTF8 && got.includes("\uFFFD") ? INVALID_UTF8 : got;
+  const matched: Subscription = {
+    ...decoded,
+    topics: decoded.topics.map((t, i) => like(t, model.topics[i])),
+    ownedPartitions: decoded.ownedPartitions.map((e, i) => ({
+      ...e,
+      topic: like(e.topic, model.ownedPartitions[i]?.topic),
+    })),
+    rackId: decoded.rackId === null ? null : like(decoded.rackId, model.rackId),
+  };
   const plain = (s: Subscription) =>
     JSON.stringify([
       s.version,
@@ -314,7 +342,7 @@ function sameSubscription(a: Subscription, b: Subscription): boolean {
       s.generationId,
       s.rackId,
     ]);
-  return plain(a) === plain(b);
+  return plain(matched) === plain(model);
 }
 
 type Outcome = { ok: true; value: Subscription } | { ok: false; error: SubscriptionDecodeError };

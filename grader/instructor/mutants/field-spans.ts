@@ -5,6 +5,21 @@
  * agrees with solution/src/subscription.ts on every fixture (values, error field and offset).
  */
 import type { FieldSpan, MemberBytes } from "../../diagnose/data.ts";
+import { decodeSubscription } from "../../../solution/src/subscription.ts";
+
+/**
+ * A string's bytes as the reference reads them (Java's rules for malformed UTF-8): the one topic
+ * of a version-0 subscription made of them, so the reference's own decoder reads it.
+ */
+function nameAsReferenceReadsIt(name: Uint8Array): string {
+  const bytes = new Uint8Array(12 + name.length);
+  const view = new DataView(bytes.buffer);
+  view.setInt32(2, 1); // version 0, one topic
+  view.setInt16(6, name.length);
+  bytes.set(name, 8);
+  view.setInt32(8 + name.length, -1); // null user data
+  return decodeSubscription(bytes).topics[0] ?? "";
+}
 
 const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? "" : "s"}`;
 
@@ -51,9 +66,7 @@ export function fieldSpans(bytes: Uint8Array): MemberBytes {
       return;
     }
     span(field, length, (s) =>
-      JSON.stringify(
-        new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes.subarray(s, s + length)),
-      ),
+      JSON.stringify(nameAsReferenceReadsIt(bytes.subarray(s, s + length))),
     );
   };
   const count = (field: string, minItem: number): number => {
