@@ -62,6 +62,23 @@ export function firstLine(text: string): string {
   return printable((text.split("\n")[0] ?? "").trim());
 }
 
+/**
+ * What an uncaught exception's report says, when standard error is Node's crash report: its first
+ * line is where the program stopped (`src/main.ts:194`, mapped from the bundle), then the source
+ * line, a caret, a blank line and the error (`TypeError: ...`). Returns `"TypeError: ..." (at
+ * src/main.ts:194)`, or undefined when standard error does not start that way.
+ */
+export function uncaughtErrorOf(stderr: string): string | undefined {
+  const lines = stderr.split("\n");
+  const where = (lines[0] ?? "").trim();
+  if (!/^(?:src\/\S+|<bundle>|\S+\.m?[jt]s):\d+$/.test(where)) return undefined;
+  const error = lines
+    .slice(1, 8)
+    .find((l) => /^[A-Za-z_$][\w$.]*(?: \[\w+\])?: /.test(l) || /^[A-Za-z_$][\w$]*Error$/.test(l));
+  if (error === undefined) return undefined;
+  return `${JSON.stringify(printable(error.trim()).slice(0, 200))} (at ${printable(where)})`;
+}
+
 /** The member named on a bad-input line, or undefined when the line is not of that form. */
 export function memberOfErrorLine(line: string): string | undefined {
   const match = BAD_INPUT_LINE.exec(line);
@@ -250,7 +267,11 @@ export function judge(
       return verdict(
         "error",
         "crash",
-        `exit 1 without the documented first line error: member "<id>": ... on standard error; got ${JSON.stringify(stderrLine.slice(0, 200))}`,
+        `exit 1 without the documented first line error: member "<id>": ... on standard error; ${
+          uncaughtErrorOf(run.stderr) === undefined
+            ? `got ${JSON.stringify(stderrLine.slice(0, 200))}`
+            : `an uncaught exception: ${uncaughtErrorOf(run.stderr)}`
+        }`,
         { kind: "crash", exitCode: 1, signal: null },
       );
     }
