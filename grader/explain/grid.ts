@@ -103,6 +103,14 @@ function sameList(a: readonly unknown[] | undefined, b: readonly unknown[] | und
   return true;
 }
 
+/** Distinct members owning a partition of a topic on either side: O(partitions either side assigns). */
+function ownerCount(want: Owners | undefined, got: Owners | undefined): number {
+  const members = new Set<string>();
+  for (const owners of [want, got])
+    for (const names of owners?.values() ?? []) for (const m of names) members.add(m);
+  return members.size;
+}
+
 /** How many partitions have different owners: O(partitions either side assigns). */
 function differences(want: Owners | undefined, got: Owners | undefined): number {
   let n = 0;
@@ -214,8 +222,9 @@ function memberSummary(
  * nothing differs.
  *
  * Topics are taken in code-unit order, at most MAX_TOPICS of them (the rest counted in one line).
- * A topic of the input with at most MAX_DRAWN_PARTITIONS partitions is drawn as a grid of its
- * partitions 0 to n - 1; a larger one is summarised by the members whose partitions differ.
+ * A topic of the input with at most MAX_DRAWN_PARTITIONS partitions and at most MAX_LEGEND owners
+ * is drawn as a grid of its partitions 0 to n - 1; a larger one (a big group's topic, whose grid
+ * would be mostly "?") is summarised by the members whose partitions differ.
  * Partitions the program assigned that the topic does not have (out of range, negative, not an
  * integer), and topics the input does not have, are counted and shown by a few examples in one
  * line each, never drawn. The expected answer is taken to lie within the input (the fixture
@@ -286,10 +295,14 @@ export function assignmentGrid(
     }
     const n = differing.get(topic) ?? 0;
     const header = `topic ${quote(topic)} (${plural(count, "partition")}`;
-    if (n > 0 && count > MAX_DRAWN_PARTITIONS) {
-      lines.push(
-        `${header}, too many to draw): ${plural(n, "partition")} owned differently; by member:`,
-      );
+    const owners = n > 0 ? ownerCount(want.get(topic), got.get(topic)) : 0;
+    if (n > 0 && (count > MAX_DRAWN_PARTITIONS || owners > MAX_LEGEND)) {
+      // A grid of more members than letters would be mostly "?": say who differs instead.
+      const why =
+        count > MAX_DRAWN_PARTITIONS
+          ? "too many to draw"
+          : `${plural(owners, "owner")}, too many to draw`;
+      lines.push(`${header}, ${why}): ${plural(n, "partition")} owned differently; by member:`);
       for (const line of memberSummary(topic, count, expected, actual)) lines.push(line);
     } else if (n > 0) {
       drawn = true;
