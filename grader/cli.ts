@@ -8,7 +8,7 @@ import { CATALOGUE } from "./diagnose/catalogue.ts";
 import { SetupError } from "./errors.ts";
 import { prepareGrading, type GradingContext } from "./context.ts";
 import { gradeSubmission } from "./grade.ts";
-import { parseGradeArgs, USAGE, type GradeCommand } from "./options.ts";
+import { parseGradeArgs, usage, type GradeCommand } from "./options.ts";
 import { FORMATS } from "./report/formats.ts";
 import { everyRequiredPassed } from "./results.ts";
 import { MemorySink, streamSink, type Reporter } from "./report/reporter.ts";
@@ -44,7 +44,7 @@ async function main(argv: string[]): Promise<number> {
   const command = parseGradeArgs(argv);
   switch (command.action) {
     case "help":
-      process.stdout.write(`${USAGE}\n`);
+      process.stdout.write(`${usage()}\n`);
       return 0;
     case "list-mistakes":
       process.stdout.write(`${listMistakes()}\n`);

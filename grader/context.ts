@@ -4,14 +4,12 @@
  * options one submission is graded with.
  */
 import { availableParallelism } from "node:os";
-import { existsSync } from "node:fs";
-import { join } from "node:path";
 import { FileOutcomes, FirstOf, type OutcomeSource } from "./diagnose/diagnose.ts";
 import { SetupError } from "./errors.ts";
 import { fixtureHash } from "./cases/hash.ts";
 import { FixtureSchemas, loadCases, type Case } from "./cases/load.ts";
 import type { GradeOptions } from "./grade.ts";
-import { BUILT_IN_CASES_DIR, KIT_ROOT, kitVersion } from "./kit.ts";
+import { BUILT_IN_CASES_DIR, isInstructorKit, kitVersion } from "./kit.ts";
 import { MEMORY_MIB, OUTPUT_CAP_BYTES } from "./limits.ts";
 import { rerunCommand, type GradeCommand, type SubmissionTarget } from "./options.ts";
 import type { Reporter } from "./report/reporter.ts";
@@ -26,14 +24,6 @@ export interface GradingContext {
   gradeOptions(submission: SubmissionTarget, reporters: Reporter[]): GradeOptions;
   /** Frees what the diagnosis source built (mutant bundles). */
   dispose(): void;
-}
-
-/** True in the instructor kit, which has the reference and the mutants (not the handout). */
-export function isInstructorKit(): boolean {
-  return (
-    existsSync(join(KIT_ROOT, "grader", "instructor", "mutants", "live.ts")) &&
-    existsSync(join(KIT_ROOT, "solution", "src", "main.ts"))
-  );
 }
 
 /**

@@ -30,3 +30,11 @@ export function defaultSubmission(): { path: string; name: string } {
   }
   return { path: KIT_ROOT.replace(/[\\/]$/, ""), name: "src" };
 }
+
+/** True in the instructor kit, which has the reference and the mutants (not the handout). */
+export function isInstructorKit(): boolean {
+  return (
+    existsSync(join(KIT_ROOT, "grader", "instructor", "mutants", "live.ts")) &&
+    existsSync(join(KIT_ROOT, "solution", "src", "main.ts"))
+  );
+}

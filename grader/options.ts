@@ -7,7 +7,7 @@ import { isAbsolute, join, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { quote } from "shell-quote";
 import { SetupError } from "./errors.ts";
-import { defaultSubmission, KIT_ROOT } from "./kit.ts";
+import { defaultSubmission, isInstructorKit, KIT_ROOT } from "./kit.ts";
 
 /**
  * The report formats `--format NAME[=FILE]` accepts, in the order the help lists them. Each has a
@@ -22,7 +22,22 @@ export function isFormatName(name: string): name is FormatName {
   return (FORMAT_NAMES as readonly string[]).includes(name);
 }
 
-export const USAGE = `Usage: npm run grade -- [PATH] [options]
+/**
+ * The grader's help: in the instructor kit, every option and examples with the kit's folders; in
+ * a student's handout, what a student uses, with examples that name only what a handout has.
+ */
+export function usage(instructorKit: boolean = isInstructorKit()): string {
+  if (instructorKit) return `${USAGE_HEAD}${USAGE_INSTRUCTORS}${USAGE_KIT_EXAMPLES}${USAGE_EXITS}`;
+  return `${USAGE_HEAD.replace(USAGE_KIT_INTRO, USAGE_HANDOUT_INTRO)}${USAGE_HANDOUT_EXAMPLES}${USAGE_EXITS}`;
+}
+
+const USAGE_KIT_INTRO = `Grades a submission (a folder with src/main.ts) against the golden cases.
+PATH defaults to starter/ in the kit (in a student's handout: the handout's own src/).`;
+
+const USAGE_HANDOUT_INTRO = `Grades your work (src/, beside this README) against the golden cases.
+PATH defaults to this folder.`;
+
+const USAGE_HEAD = `Usage: npm run grade -- [PATH] [options]
 
 Grades a submission (a folder with src/main.ts) against the golden cases.
 PATH defaults to starter/ in the kit (in a student's handout: the handout's own src/).
@@ -39,7 +54,9 @@ Options:
   --list-mistakes       print the catalogue of common mistakes the grader can name
   -h, --help            show this help
 
-Instructors:
+`;
+
+const USAGE_INSTRUCTORS = `Instructors:
   --fixtures DIR        add the private cases in DIR (repeatable); their ids are "<DIR name>/<case>"
   --random N            add N generated cases, answers from the reference (instructor kit only)
   --seed S              the seed of --random (default 1): the same N and S give the same cases
@@ -50,7 +67,9 @@ Instructors:
   --allow-unisolated    run --batch/--cmd even where no namespaces are available (not root and
                         no user namespaces): programs then run as your user (docs/sandbox.md)
 
-Examples:
+`;
+
+const USAGE_KIT_EXAMPLES = `Examples:
   npm run grade                          grade starter/ (or, in the handout, your src/)
   npm run grade -- --watch               the same, again on every save
   npm run grade -- solution              grade the reference: every case passes
@@ -59,7 +78,17 @@ Examples:
   npm run grade -- --cmd "python3 examples/python/main.py"
   npm run grade -- --batch submissions --report-dir out
 
-Exit codes: 0 every required case passed (a batch or merge: it ran); 1 some required case did
+`;
+
+const USAGE_HANDOUT_EXAMPLES = `Examples:
+  npm run grade                          grade your src/
+  npm run grade -- --watch               the same, again on every save
+  npm run grade -- --only 03-per-topic-skew
+  npm run -s grade -- --format json=results.json
+
+`;
+
+const USAGE_EXITS = `Exit codes: 0 every required case passed (a batch or merge: it ran); 1 some required case did
 not; 2 the grader could not grade (bad arguments, no such submission, invalid fixture).`;
 
 export interface FormatTarget {
@@ -143,7 +172,7 @@ export function resolveSubmission(path: string): SubmissionTarget & { kind: "fol
   const found = candidates.find((p) => existsSync(p));
   if (found === undefined) {
     throw new SetupError(
-      `no such submission folder: ${path} (looked in ${candidates.join(" and ")})`,
+      `no such submission folder: ${path} (looked in ${[...new Set(candidates)].join(" and ")})`,
     );
   }
   if (!statSync(found).isDirectory()) {

@@ -4,7 +4,8 @@
 import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { SetupError } from "../../grader/errors.ts";
-import { parseGradeArgs, rerunCommand } from "../../grader/options.ts";
+import { KIT_ROOT } from "../../grader/kit.ts";
+import { parseGradeArgs, rerunCommand, resolveSubmission, usage } from "../../grader/options.ts";
 
 describe("parseGradeArgs refuses what it cannot run, saying what to fix", () => {
   it.each([
@@ -59,5 +60,56 @@ describe("the rerun command (rerunCommand)", () => {
     const prefix = "npm run grade -- ";
     expect(command.startsWith(prefix)).toBe(true);
     expect(shellWords(command.slice(prefix.length))).toEqual([...args, "--only", id]);
+  });
+});
+
+describe("the help (usage)", () => {
+  it("in a handout, names only what a handout has", () => {
+    const text = usage(false);
+    for (const absent of [
+      "solution",
+      "starter/",
+      "examples/python",
+      "--random",
+      "--batch",
+      "Instructors:",
+    ])
+      expect(text, absent).not.toContain(absent);
+    expect(text).toContain("npm run grade                          grade your src/");
+    expect(text).toContain("Exit codes:");
+  });
+
+  it("in the instructor kit, every option and the kit's examples", () => {
+    const text = usage(true);
+    for (const present of [
+      "npm run grade -- solution",
+      "examples/python/main.py",
+      "--random N",
+      "--batch DIR",
+    ])
+      expect(text, present).toContain(present);
+  });
+});
+
+describe("resolveSubmission", () => {
+  it("says each place it looked once", () => {
+    const saved = process.env.INIT_CWD;
+    process.env.INIT_CWD = "/";
+    try {
+      expect(() => resolveSubmission("no-such-folder-xyz")).toThrow(
+        /^no such submission folder: no-such-folder-xyz \(looked in \/no-such-folder-xyz and \S+no-such-folder-xyz\)$/,
+      );
+      // Typed in the kit's own folder: both places are one, said once.
+      process.env.INIT_CWD = KIT_ROOT;
+      expect(() => resolveSubmission("no-such-folder-xyz")).toThrow(
+        /\(looked in \S+\/no-such-folder-xyz\)$/,
+      );
+      expect(() => resolveSubmission("/no-such-folder-xyz")).toThrow(
+        /^no such submission folder: \/no-such-folder-xyz \(looked in \/no-such-folder-xyz\)$/,
+      );
+    } finally {
+      if (saved === undefined) delete process.env.INIT_CWD;
+      else process.env.INIT_CWD = saved;
+    }
   });
 });
