@@ -4,11 +4,15 @@
  * scores and the first case that did not pass, in full (a required one first). A save while a
  * grading runs cancels it: its running cases are killed and grading starts over. Ctrl-C kills any
  * running case and exits 0. On a terminal the screen is cleared before each report.
+ *
+ * The folder is watched with chokidar, not fs.watch: Node 20's recursive fs.watch on Linux stops
+ * seeing a file that an editor saved by renaming a temporary file over it (vim, JetBrains).
  */
 import { setMaxListeners } from "node:events";
-import { existsSync, statSync, watch, type FSWatcher } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
-import { join } from "node:path";
+import { join, relative } from "node:path";
+import { watch } from "chokidar";
 import { createColors } from "picocolors";
 import type { GradingContext } from "./context.ts";
 import { SetupError } from "./errors.ts";
@@ -158,9 +162,10 @@ export function runWatch(command: GradeCommand, context: GradingContext): Promis
       if (stopping) return;
       stopping = true;
       if (timer !== undefined) clearTimeout(timer);
-      watcher.close();
+      // A watcher that fails to close must not keep Ctrl-C from exiting.
+      const closed = watcher.close().catch(() => undefined);
       controller?.abort(); // kills the running cases
-      void (running ?? Promise.resolve()).then(() => {
+      void Promise.all([running, closed]).then(() => {
         process.off("SIGINT", onInterrupt);
         out.write(`\nstopped watching ${watched}\n`);
         resolve(code);
@@ -168,13 +173,20 @@ export function runWatch(command: GradeCommand, context: GradingContext): Promis
     };
     const onInterrupt = () => stop(0);
     process.on("SIGINT", onInterrupt);
-    const watcher: FSWatcher = watch(dir, { recursive: true }, (_event, file) => {
-      if (stopping || (file !== null && isEditorNoise(String(file)))) return;
+    const watcher = watch(dir, {
+      ignoreInitial: true, // the first grading is started below, not by the scan
+      // Relative to the folder, so that a folder above it named node_modules ignores nothing.
+      ignored: (path) => isEditorNoise(relative(dir, path)),
+    });
+    watcher.on("all", () => {
+      if (stopping) return;
       if (timer !== undefined) clearTimeout(timer);
       timer = setTimeout(trigger, DEBOUNCE_MS);
     });
     watcher.on("error", (error) => {
-      out.write(`\ngrade: stopped watching ${watched}: ${error.message}\n`);
+      out.write(
+        `\ngrade: stopped watching ${watched}: ${error instanceof Error ? error.message : String(error)}\n`,
+      );
       stop(2);
     });
     trigger();

@@ -92,12 +92,14 @@ export const HANDOUT: readonly HandoutEntry[] = [
  * Packages grading runs on: tsx runs the grader, esbuild bundles the submission, acorn checks
  * its dynamic imports, ajv validates the cases, diff and picocolors shape the report,
  * csv-stringify writes --batch's gradebook, fast-xml-builder the JUnit report, shell-quote
- * quotes the rerun command, p-limit runs the cases (and a batch's submissions) a few at a time.
+ * quotes the rerun command, p-limit runs the cases (and a batch's submissions) a few at a time,
+ * chokidar watches src/ for --watch.
  * The build fails when a shipped file imports a package that is not here.
  */
 const RUNTIME_PACKAGES = [
   "acorn",
   "ajv",
+  "chokidar",
   "csv-stringify",
   "diff",
   "esbuild",

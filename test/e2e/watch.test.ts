@@ -1,10 +1,19 @@
 // The student's loop, end to end: the grader is started with --watch on a copy of the reference
 // with a bug; it grades and shows the failing case; the bug is fixed and saved, and the new score
-// appears; then a save makes the program hang, and Ctrl-C (SIGINT, sent to the grader this test
-// started) while that case runs makes the grader exit 0, leaving no process behind: not the
-// hanging case, not esbuild. Linux only (the descendants are found in /proc).
+// appears; saves the way vim and JetBrains make them (a temporary file renamed over the file)
+// bring the bug back and fix it again, each one regraded; then a save makes the program hang, and
+// Ctrl-C (SIGINT, sent to the grader this test started) while that case runs makes the grader exit
+// 0, leaving no process behind: not the hanging case, not esbuild. Linux only (the descendants are
+// found in /proc).
 import { spawn, type ChildProcess } from "node:child_process";
-import { copyFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeMutant } from "../../grader/instructor/mutants/mutants.ts";
@@ -70,14 +79,34 @@ async function until<T>(what: string, check: () => T | undefined, ms: number): P
   }
 }
 
+/** Saves as an editor's safe write does: a temporary file in the folder, renamed over the file. */
+function renameSave(file: string, text: string): void {
+  const temporary = `${file}.tmp`; // a name the grader ignores, as editors' temporary files are
+  writeFileSync(temporary, text);
+  renameSync(temporary, file);
+}
+
 describe("npm run grade -- --watch", () => {
   let submission: string;
   let grader: ChildProcess;
   let output = "";
   let exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  let buggy: string; // the assignor with the bug, as the grader first saw it
+
+  /** The output from `before` on once it holds a whole report. */
+  const nextReport = (what: string, before: number) =>
+    until(
+      what,
+      () => {
+        const fresh = output.slice(before);
+        return fresh.includes("Ctrl-C to stop") ? fresh : undefined;
+      },
+      60_000,
+    );
 
   beforeAll(() => {
     submission = writeMutant("numeric-order");
+    buggy = readFileSync(join(submission, "src", "range-assignor.ts"), "utf8");
     grader = spawn(
       process.execPath,
       [
@@ -135,18 +164,31 @@ describe("npm run grade -- --watch", () => {
       join(ROOT, "solution", "src", "range-assignor.ts"),
       join(submission, "src", "range-assignor.ts"),
     );
-    const report = await until(
-      "the report after the fix",
-      () => {
-        const fresh = output.slice(before);
-        return fresh.includes("Ctrl-C to stop") ? fresh : undefined;
-      },
-      60_000,
-    );
+    const report = await nextReport("the report after the fix", before);
     expect(report).toMatch(/\nRequired: {2}(\d+)\/\1 points, 3 of 3 cases passed\n/);
     expect(report).toContain("Every case passes.");
     // One save, one grading (the debounce joins the events of one write).
     expect(report.match(/Grading /g)).toHaveLength(1);
+  });
+
+  it("grades again after each of two saves by rename, as vim and JetBrains save", async () => {
+    const assignor = join(submission, "src", "range-assignor.ts");
+    const fixed = readFileSync(assignor, "utf8");
+    expect(fixed).not.toBe(buggy);
+    // The first rename replaces the file the watcher knew; the second must be seen as well.
+    let before = output.length;
+    renameSave(assignor, buggy);
+    const broken = await nextReport("the report after the first rename-save", before);
+    expect(broken).toMatch(/\nRequired: {2}\d+\/\d+ points, 1 of 3 cases passed\n/);
+    expect(broken).toContain("✗ 04-string-order-not-numeric 0/");
+    expect(broken.match(/Grading /g)).toHaveLength(1);
+
+    before = output.length;
+    renameSave(assignor, fixed);
+    const mended = await nextReport("the report after the second rename-save", before);
+    expect(mended).toMatch(/\nRequired: {2}(\d+)\/\1 points, 3 of 3 cases passed\n/);
+    expect(mended).toContain("Every case passes.");
+    expect(mended.match(/Grading /g)).toHaveLength(1);
   });
 
   it("on Ctrl-C, kills the running case and exits 0, leaving no process behind", async () => {
