@@ -28,11 +28,14 @@ import { passed, type CaseResult, type GradeResults } from "./results.ts";
 export const DEBOUNCE_MS = 150;
 const CLEAR_SCREEN = "\x1b[2J\x1b[H";
 
-/** Editors' temporary and backup files, whose writes are not saves of the program. */
+/**
+ * Editors' temporary and backup files, whose writes are not saves of the program (Emacs, vim,
+ * JetBrains' safe write).
+ */
 export function isEditorNoise(file: string): boolean {
   const base = file.split(/[\\/]/).pop() ?? file;
   return (
-    /(^\.#|^#.*#$|~$|\.sw[a-p]$|^4913$|\.tmp$)/.test(base) ||
+    /(^\.#|^#.*#$|~$|\.sw[a-p]$|^4913$|\.tmp$|___jb_(tmp|old)___$)/.test(base) ||
     /(^|[\\/])(node_modules|\.git)([\\/]|$)/.test(file)
   );
 }
