@@ -169,6 +169,15 @@ const mistakes: Mistake[] = [
     moreSpecificThan: [],
   },
   {
+    id: "missing-fields-tolerated",
+    name: "a body shorter than its version read as if the missing fields were empty",
+    explanation:
+      "A version says which fields follow: version 1 and up must carry owned partitions, 2 a generation id, 3 a rack id (a newer version is read as 3). Bytes that end before those fields are an error in Kafka (a buffer underflow), not a subscription without them. Some old clients wrote a version-1 header on a version-0 body; Kafka rejects those.",
+    lesson: "versions-1-to-3",
+    extension: true,
+    moreSpecificThan: [],
+  },
+  {
     id: "dataview-byteoffset",
     name: "DataView built without the view's byteOffset",
     explanation:

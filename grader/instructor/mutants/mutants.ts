@@ -362,6 +362,29 @@ export const MUTANTS: ReadonlyMap<string, readonly Replacement[]> = new Map<
     ],
   ],
   [
+    "missing-fields-tolerated",
+    [
+      decoder(
+        "decodeSubscription",
+        `export function decodeSubscription(bytes: Uint8Array): Subscription {
+  const reader = new ByteReader(bytes);
+  const version = readVersion(reader);
+  const readAs = Math.min(version, HIGHEST_SUBSCRIPTION_VERSION);
+  const topics = reader.array("topics", 2, (i) => reader.string("topics", i));
+  const userData = reader.nullableBytes("userData");
+  // The mistake: a field the version promises but the bytes lack is taken as absent.
+  let ownedPartitions: TopicPartitions[] = [];
+  if (readAs >= 1 && reader.remaining > 0) {
+    ownedPartitions = reader.array("ownedPartitions", 6, (i) => readTopicPartitions(reader, i));
+  }
+  const generationId = readAs >= 2 && reader.remaining > 0 ? reader.int32("generationId") : -1;
+  const rackId = readAs >= 3 && reader.remaining > 0 ? reader.nullableString("rackId") : null;
+  return { version, topics, userData, ownedPartitions, generationId, rackId };
+}`,
+      ),
+    ],
+  ],
+  [
     "dataview-byteoffset",
     [
       decoder(
