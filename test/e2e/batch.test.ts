@@ -438,9 +438,7 @@ describe("templates/github-instructor/grade-class.yml", () => {
     copy(join(ROOT, "starter"), "bob");
     // A second starter: stubs stop at once, so the fourth shard costs little.
     copy(join(ROOT, "starter"), "erin");
-    for (const [name, id] of [
-      ["carol", "locale-order"],
-    ] as const) {
+    for (const [name, id] of [["carol", "locale-order"]] as const) {
       const mutant = writeMutant(id);
       copy(mutant, name);
       rmSync(dirname(mutant), { recursive: true, force: true });
