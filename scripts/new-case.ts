@@ -29,6 +29,8 @@ import {
 } from "../grader/cases/load.ts";
 import { prepareProgram, runCase } from "../grader/grade.ts";
 import { KIT_ROOT } from "../grader/kit.ts";
+// The case files' JSON layout, the same as fixtures/cases/ (one writer for both).
+import { formatJson } from "../fixtures/recipes/write.ts";
 
 const USAGE = `Usage: npm run new-case -- DIR [--input FILE] [--mode assign|decode] [--slug NAME]
 
@@ -88,28 +90,6 @@ function parse(argv: string[], cwd: string): Request | "help" {
     mode: values.mode,
     slug: values.slug,
   };
-}
-
-/**
- * JSON indented by 2 spaces, except that an array of numbers, strings or nulls stays on one line
- * (`"orders": [0, 1, 2]`), as in fixtures/cases/.
- */
-function formatJson(value: unknown, indent = ""): string {
-  const inner = `${indent}  `;
-  if (Array.isArray(value)) {
-    if (value.length === 0) return "[]";
-    if (value.every((item) => item === null || typeof item !== "object")) {
-      return `[${value.map((item) => JSON.stringify(item)).join(", ")}]`;
-    }
-    return `[\n${value.map((item) => inner + formatJson(item, inner)).join(",\n")}\n${indent}]`;
-  }
-  if (typeof value === "object" && value !== null) {
-    const entries = Object.entries(value);
-    if (entries.length === 0) return "{}";
-    const lines = entries.map(([k, v]) => `${inner}${JSON.stringify(k)}: ${formatJson(v, inner)}`);
-    return `{\n${lines.join(",\n")}\n${indent}}`;
-  }
-  return JSON.stringify(value);
 }
 
 /** Reads and validates the input; the text written to input.json is the input, reformatted. */

@@ -13,6 +13,11 @@ declare module "vitest" {
   }
 }
 
+/**
+ * Makes this run's folder of shared gradings and hands its path to the test files
+ * (`inject("gradedDir")`).
+ * @returns the teardown, which removes the folder
+ */
 export default function setup(project: TestProject): () => void {
   const dir = mkdtempSync(join(tmpdir(), "kit-graded-"));
   project.provide("gradedDir", dir);
