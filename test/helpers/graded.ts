@@ -111,12 +111,20 @@ export function graded(name: keyof typeof SHARED): AllFormatsRun {
   try {
     mkdirSync(`${path}.lock`);
   } catch {
-    // Another file is grading it (the lock is never removed): wait for its results.
+    // Another file is grading it (the lock is never removed): wait for its results, or its
+    // failure, which is this file's failure too.
     const pause = new Int32Array(new SharedArrayBuffer(4));
-    while (!existsSync(path)) Atomics.wait(pause, 0, 0, 200);
+    while (!existsSync(path) && !existsSync(`${path}.failed`)) Atomics.wait(pause, 0, 0, 200);
+    if (!existsSync(path)) throw new Error(readFileSync(`${path}.failed`, "utf8"));
     return JSON.parse(readFileSync(path, "utf8")) as AllFormatsRun;
   }
-  const run = gradeAllFormats(SHARED[name]());
+  let run: AllFormatsRun;
+  try {
+    run = gradeAllFormats(SHARED[name]());
+  } catch (error) {
+    writeFileSync(`${path}.failed`, `grading ${name} failed: ${(error as Error).message}`);
+    throw error;
+  }
   // Written whole, then renamed: a waiting file reads all of it or nothing.
   const partial = `${path}.partial`;
   writeFileSync(partial, JSON.stringify(run));
