@@ -17,7 +17,7 @@ import { stackMapper } from "./run/stack-map.ts";
 import { typeCheck } from "./run/typecheck.ts";
 import type { Reporter } from "./report/reporter.ts";
 import type { SubmissionTarget } from "./options.ts";
-import { matchMistakes, type OutcomeSource } from "./diagnose/diagnose.ts";
+import { crashNamesStand, matchMistakes, type OutcomeSource } from "./diagnose/diagnose.ts";
 import type { MemberBytes } from "./diagnose/data.ts";
 import { explain } from "./explain/explain.ts";
 import { passed, type CaseResult, type GradeResults } from "./results.ts";
@@ -305,10 +305,16 @@ export async function gradeSubmission(options: GradeOptions): Promise<GradeResul
       null,
       { rerun: options.rerunCommand(c.id) },
     );
+  // A crash's named mistakes stand only if every diagnosed crash is explained (crashNamesStand):
+  // the mistakes named on each crash, and how to rebuild a result held until that is known.
+  const crashNames: (readonly string[])[] = [];
+  const held = new Map<number, (mistakes: string[]) => CaseResult>();
+  let allRun = false;
   const publish = () => {
     // Reporters see results in case order even though cases finish in any order; a case run
     // before the rule said to skip it is skipped all the same, so skipping never depends on timing.
     while (reported < cases.length && results[reported] !== undefined) {
+      if (held.has(reported) && !allRun) break;
       const why = skip.reason();
       if (why !== undefined) results[reported] = skipped(cases[reported] as Case, why);
       const done = results[reported] as CaseResult;
@@ -347,26 +353,41 @@ export async function gradeSubmission(options: GradeOptions): Promise<GradeResul
         // Stack frames name src/ files, never the sandbox's bundle path, in every message.
         const run = { ...raw, stderr: program.mapStderr(raw.stderr) };
         const verdict = judge(c, run, options.schemas.output(c.mode), options.timeoutMs);
-        // The diagnosis: the mistakes the outcome matches, and the bytes' recorded layouts.
+        // The diagnosis: the mistakes the outcome shows, and the bytes' recorded layouts.
         let mistakes: string[] = [];
         let layouts: ReadonlyMap<string, MemberBytes> | undefined;
+        let diagnosed = false;
         if (!passed(verdict) && options.diagnosis !== undefined) {
           const outcomes = await options.diagnosis.outcomesFor(c);
-          const offsets = await options.diagnosis.offsetsFor?.(c);
-          if (outcomes !== undefined) {
-            mistakes = matchMistakes(verdict.outcome, outcomes, undefined, offsets);
-          }
           layouts = await options.diagnosis.layoutsFor?.(c);
+          if (outcomes !== undefined) {
+            diagnosed = true;
+            const offsets = await options.diagnosis.offsetsFor?.(c);
+            mistakes = matchMistakes(verdict.outcome, c.expected, outcomes, { offsets, layouts });
+          }
         }
-        results[index] = caseResult(c, verdict, run, {
-          rerun: options.rerunCommand(c.id),
-          mistakes,
-          layouts,
-        });
+        const result = (named: string[]) =>
+          caseResult(c, verdict, run, {
+            rerun: options.rerunCommand(c.id),
+            mistakes: named,
+            layouts,
+          });
+        if (diagnosed && verdict.outcome.kind === "crash") {
+          crashNames.push(mistakes);
+          if (mistakes.length > 0) held.set(index, result);
+        }
+        results[index] = result(mistakes);
         publish();
       };
       // Cases start in case order, `concurrency` at a time (p-limit keeps the queue).
       await pLimit(Math.max(1, options.concurrency)).map(cases, gradeCase);
+      allRun = true;
+      if (!crashNamesStand(crashNames)) {
+        for (const [index, rebuild] of held) {
+          if (results[index] !== undefined) results[index] = rebuild([]);
+        }
+      }
+      publish();
     }
   } finally {
     prepared.cleanup();

@@ -1,8 +1,11 @@
 /**
  * The mistake catalogue: every common mistake the kit teaches, named in plain words for the
- * student with the LESSON.md section to reread. Each id has an executable variant of the reference
- * with exactly that one mistake (a "mutant", grader/instructor/mutants/, instructor kit only); the
- * grader names a mistake when a submission's outcome on a failed case equals that mutant's outcome.
+ * student with the LESSON.md section to reread. Most are `mutant` mistakes: executable variants of
+ * the reference with exactly that one mistake (one "mutant" per way of writing it,
+ * grader/instructor/mutants/, instructor kit only), named when a submission's outcome on a failed
+ * case equals a mutant's and shows the mutant's own evidence (grader/diagnose/diagnose.ts). A few
+ * are `outcome` mistakes: what the program did is the evidence (a crash where Kafka rejects the
+ * bytes, an answer for bad bytes, a valid member rejected), named when no mutant explains it.
  */
 
 export interface Mistake {
@@ -16,6 +19,11 @@ export interface Mistake {
   lesson: string;
   /** true when only extension cases can catch it (e.g. static members). */
   extension: boolean;
+  /**
+   * `mutant`: named when a mutant's outcome matches (with its evidence); `outcome`: named from the
+   * kind of outcome alone (expected vs. actual), when no mutant mistake explains a failed case.
+   */
+  evidence: "mutant" | "outcome";
   /**
    * Mistakes this one is a special case of: when a submission matches this one and some of
    * these on the same case, this one alone is named.
@@ -31,6 +39,7 @@ const mistakes: Mistake[] = [
       "Your program seems to pool the partitions of every topic and split them once. The range assignor works topic by topic: for each topic, only that topic's subscribers, in member order, share its partitions.",
     lesson: "topics-are-independent-the-skew",
     extension: false,
+    evidence: "mutant",
     moreSpecificThan: [],
   },
   {
@@ -40,6 +49,7 @@ const mistakes: Mistake[] = [
       "Member ids are compared as plain strings, character by character: consumer-10 comes before consumer-2 because '1' < '2'. Do not compare the numbers inside the ids, and do not use a natural sort.",
     lesson: "member-order",
     extension: false,
+    evidence: "mutant",
     moreSpecificThan: [],
   },
   {
@@ -49,6 +59,7 @@ const mistakes: Mistake[] = [
       "The coordinator lists members in no particular order. Sort each topic's subscribers by member id (static members first, by instance id) before splitting its partitions.",
     lesson: "member-order",
     extension: false,
+    evidence: "mutant",
     moreSpecificThan: [],
   },
   {
@@ -58,6 +69,17 @@ const mistakes: Mistake[] = [
       "localeCompare and Intl.Collator sort for people ('a' next to 'A', '_' before letters). Kafka compares UTF-16 code units, as Java's String.compareTo does: use a < b, so 'Z' < '_' < 'a'.",
     lesson: "member-order",
     extension: false,
+    evidence: "mutant",
+    moreSpecificThan: [],
+  },
+  {
+    id: "code-point-order",
+    name: "members sorted by Unicode code points",
+    explanation:
+      "Java's String.compareTo compares UTF-16 code units, not code points: a character above U+FFFF (an emoji, stored as two surrogates starting 0xD8-0xDB) sorts before U+E000-U+FFFF characters such as U+FF41. JavaScript's a < b already compares code units; do not compare codePointAt values or [...a] arrays. Python's default string order is by code point: compare s.encode('utf-16-be') instead.",
+    lesson: "member-order",
+    extension: false,
+    evidence: "mutant",
     moreSpecificThan: [],
   },
   {
@@ -67,6 +89,7 @@ const mistakes: Mistake[] = [
       "Every member of the group must appear in the answer. A member that gets no partition is still a member: print it with {}.",
     lesson: "idle-members",
     extension: false,
+    evidence: "mutant",
     moreSpecificThan: [],
   },
   {
@@ -76,6 +99,7 @@ const mistakes: Mistake[] = [
       "Each topic's partitions go only to the members subscribed to that topic, and a topic nobody subscribed to is not assigned at all, even though it is in the metadata.",
     lesson: "topics-the-leader-cannot-assign",
     extension: false,
+    evidence: "mutant",
     moreSpecificThan: [],
   },
   {
@@ -85,6 +109,7 @@ const mistakes: Mistake[] = [
       "A member may subscribe to a topic the leader has no metadata for (it was deleted, or not created yet). The leader cannot assign it: skip that topic instead of reading its partition count.",
     lesson: "topics-the-leader-cannot-assign",
     extension: false,
+    evidence: "mutant",
     moreSpecificThan: [],
   },
   {
@@ -94,6 +119,7 @@ const mistakes: Mistake[] = [
       "With n partitions and m members, the first n mod m members (in member order) get one partition more, not the last ones.",
     lesson: "worked-example-7-partitions-3-members",
     extension: false,
+    evidence: "mutant",
     moreSpecificThan: [],
   },
   {
@@ -103,6 +129,7 @@ const mistakes: Mistake[] = [
       "Member i starts at (n div m) * i + min(i, n mod m). Without the min term the ranges overlap and the last partitions go to nobody.",
     lesson: "worked-example-7-partitions-3-members",
     extension: false,
+    evidence: "mutant",
     moreSpecificThan: [],
   },
   {
@@ -112,6 +139,7 @@ const mistakes: Mistake[] = [
       "Cutting chunks of ceil(n / m) gives 3, 3, 1 for 7 partitions and 3 members. Range gives every member n div m and the first n mod m one more: 3, 2, 2.",
     lesson: "worked-example-7-partitions-3-members",
     extension: false,
+    evidence: "mutant",
     moreSpecificThan: [],
   },
   {
@@ -121,6 +149,17 @@ const mistakes: Mistake[] = [
       "Dealing partitions like cards (0 to the first member, 1 to the second, ...) is the round-robin assignor. Range gives each member one block of consecutive partitions.",
     lesson: "the-range-assignor",
     extension: false,
+    evidence: "mutant",
+    moreSpecificThan: [],
+  },
+  {
+    id: "float-range-boundaries",
+    name: "range boundaries from floating-point division",
+    explanation:
+      "Cutting at Math.round(i * n / m) (or any rounding of a fractional boundary) spreads the extra partitions across the members: 7 partitions for 3 members become 2, 3, 2. Range uses integer division: every member gets n div m, and the first n mod m members get one more (3, 2, 2).",
+    lesson: "worked-example-7-partitions-3-members",
+    extension: false,
+    evidence: "mutant",
     moreSpecificThan: [],
   },
   {
@@ -130,6 +169,7 @@ const mistakes: Mistake[] = [
       "Kafka writes every integer big-endian (most significant byte first). DataView's getInt16/getInt32 read big-endian when you leave out the second argument; do not pass true.",
     lesson: "reading-lengths",
     extension: false,
+    evidence: "mutant",
     moreSpecificThan: [],
   },
   {
@@ -139,15 +179,37 @@ const mistakes: Mistake[] = [
       "A string's int16 length counts UTF-8 bytes, not characters: 'café' is 5 bytes. Slice that many bytes, then decode them with TextDecoder; move on by the byte length.",
     lesson: "reading-lengths",
     extension: false,
+    evidence: "mutant",
     moreSpecificThan: [],
   },
   {
     id: "unsigned-user-data-length",
     name: "user-data length read as unsigned",
     explanation:
-      "The user-data length is a signed int32, and any negative length (not only -1) means null. Read it with getInt32, not getUint32, and test length < 0.",
+      "The user-data length is a signed int32: read it with getInt32 (or readInt32BE), not getUint32. Read unsigned, the null marker ff ff ff ff becomes a length of 4294967295 bytes, and any negative length means null.",
     lesson: "user-data-null-or-bytes",
     extension: false,
+    evidence: "mutant",
+    moreSpecificThan: [],
+  },
+  {
+    id: "user-data-only-minus-one-null",
+    name: "only -1 read as null user data",
+    explanation:
+      "The user data is null for any negative length, not only -1 (ff ff ff ff): Kafka's reader tests length < 0. A length of -2 is null too, not an error and not empty bytes.",
+    lesson: "user-data-null-or-bytes",
+    extension: false,
+    evidence: "mutant",
+    moreSpecificThan: [],
+  },
+  {
+    id: "null-user-data-as-empty",
+    name: "null user data read as empty bytes",
+    explanation:
+      'A negative user-data length means null, which is not the same as zero bytes: print null for it, and "" only for a length of 0.',
+    lesson: "user-data-null-or-bytes",
+    extension: false,
+    evidence: "mutant",
     moreSpecificThan: [],
   },
   {
@@ -157,6 +219,7 @@ const mistakes: Mistake[] = [
       "A subscription with a version newer than the reader knows is not an error: Kafka reads it as the newest version it knows (3) and ignores what follows. Keep the version as written.",
     lesson: "versions-1-to-3",
     extension: false,
+    evidence: "mutant",
     moreSpecificThan: [],
   },
   {
@@ -166,6 +229,7 @@ const mistakes: Mistake[] = [
       "Versions 1 to 3 append owned partitions, a generation id and a rack id after the user data, and a buffer may carry more bytes after that. The required part stops after the user data: do not fail on what follows.",
     lesson: "versions-1-to-3",
     extension: false,
+    evidence: "mutant",
     moreSpecificThan: [],
   },
   {
@@ -175,6 +239,7 @@ const mistakes: Mistake[] = [
       "A version says which fields follow: version 1 and up must carry owned partitions, 2 a generation id, 3 a rack id (a newer version is read as 3). Bytes that end before those fields are an error in Kafka (a buffer underflow), not a subscription without them. Some old clients wrote a version-1 header on a version-0 body; Kafka rejects those.",
     lesson: "versions-1-to-3",
     extension: true,
+    evidence: "mutant",
     moreSpecificThan: [],
   },
   {
@@ -184,18 +249,99 @@ const mistakes: Mistake[] = [
       "The bytes you are given are a view into a larger buffer: new DataView(bytes.buffer) starts at the buffer's first byte, not the view's. Use new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).",
     lesson: "reading-lengths",
     extension: false,
+    evidence: "mutant",
+    moreSpecificThan: [],
+  },
+  {
+    id: "negative-count-as-empty",
+    name: "a negative count read as an empty array",
+    explanation:
+      "The topic count (and every other array count) is a signed int32, and the topics array cannot be null: a negative count is an error, not zero topics. A loop for (i = 0; i < count; i++) silently reads -1 as an empty list; test count < 0 and throw SubscriptionDecodeError.",
+    lesson: "bad-bytes",
+    extension: false,
+    evidence: "mutant",
+    moreSpecificThan: [],
+  },
+  {
+    id: "negative-version-accepted",
+    name: "a negative version accepted, or the version read as unsigned",
+    explanation:
+      "The version is a signed int16 (getInt16), and a negative version is an error: Kafka rejects it. Read as unsigned (getUint16), ff ff becomes 65535 and is read as version 3; read signed but not checked, it is taken as a version below 1.",
+    lesson: "bad-bytes",
+    extension: false,
+    evidence: "mutant",
+    moreSpecificThan: [],
+  },
+  {
+    id: "truncated-tolerated",
+    name: "reading past the end of the bytes",
+    explanation:
+      "Every read must first check that the bytes it needs are there: a length or count that runs past the end is an error (SubscriptionDecodeError), not a shorter string, fewer bytes or a RangeError from DataView. Compare the length with the bytes that remain before you slice.",
+    lesson: "bad-bytes",
+    extension: false,
+    evidence: "mutant",
     moreSpecificThan: [],
   },
   {
     id: "static-members-not-first",
     name: "static members not sorted first",
     explanation:
-      "Members with a group instance id (static members) come first, ordered by instance id, an empty instance id included; then the others by member id.",
+      "Members with a group instance id (static members) come first, ordered by instance id, an empty instance id included; then the others by member id. Not last, and not mixed in by member id.",
     lesson: "static-members-extension",
     extension: true,
+    evidence: "mutant",
+    moreSpecificThan: [],
+  },
+  {
+    id: "truthy-instance-id",
+    name: "an empty group instance id treated as no instance id",
+    explanation:
+      'A member is static when its group instance id is not null, and "" is not null: test groupInstanceId !== null, not its truthiness (if (id), id ? a : b, id || fallback).',
+    lesson: "static-members-extension",
+    extension: true,
+    evidence: "mutant",
+    moreSpecificThan: [],
+  },
+  {
+    id: "crash-on-bad-bytes",
+    name: "a crash instead of the decode error",
+    explanation:
+      "For bytes that are not a valid subscription your decoder must throw SubscriptionDecodeError (main.ts turns it into exit 1 and the documented error line). Here it let another exception escape (a RangeError from DataView, a TypeError, a plain Error), and the program crashed. Check each length and count before reading, and throw SubscriptionDecodeError with the field and offset.",
+    lesson: "bad-bytes",
+    extension: false,
+    evidence: "outcome",
+    moreSpecificThan: [],
+  },
+  {
+    id: "bad-bytes-accepted",
+    name: "bad bytes accepted",
+    explanation:
+      "Kafka rejects these bytes, but your program printed an answer (exit 0). A decoder must refuse what does not fit: negative lengths of non-nullable fields, counts and lengths that run past the end, negative versions, a body shorter than its version.",
+    lesson: "bad-bytes",
+    extension: false,
+    evidence: "outcome",
+    moreSpecificThan: [],
+  },
+  {
+    id: "valid-bytes-rejected",
+    name: "a valid member's bytes rejected",
+    explanation:
+      "Kafka reads this member's subscription without error, but your program rejected it (exit 1). The field and offset in your error line say where your decoder went wrong: compare what it read there with the layout of the subscription bytes.",
+    lesson: "the-subscription-bytes",
+    extension: false,
+    evidence: "outcome",
     moreSpecificThan: [],
   },
 ];
 
 /** The catalogue by id, in the order above (a Map: ids are data, not object keys). */
 export const CATALOGUE: ReadonlyMap<string, Mistake> = new Map(mistakes.map((m) => [m.id, m]));
+
+/**
+ * The mistake a mutant stands for: mutants are named by the mistake's id, or `id:form` for another
+ * way of writing the same mistake (grader/instructor/mutants/mutants.ts).
+ */
+export function mistakeOf(mutant: string): string {
+  const colon = mutant.indexOf(":");
+  return colon < 0 ? mutant : mutant.slice(0, colon);
+}

@@ -3,7 +3,7 @@
  * outcome (as a hash) and the field boundaries of each member's subscription bytes. Written by
  * `npm run build:diagnosis` in the instructor kit; the student handout ships it instead of the
  * mutants, so the grader can name mistakes and draw hex dumps without any reference code.
- * Everything keyed by a member id or mistake id is stored as [key, value] pairs and read into Maps.
+ * Everything keyed by a member id or mutant name is stored as [key, value] pairs and read into Maps.
  */
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
@@ -30,9 +30,9 @@ export interface MemberBytes {
 export interface CaseDiagnosis {
   /** Hash of the case's files: a case edited since the data was built is not diagnosed from it. */
   hash: string;
-  /** Mistake id to the hash of that mutant's outcome on the case. */
+  /** Mutant name (grader/instructor/mutants: a mistake id, or id:form) to the hash of its outcome on the case. */
   outcomes: Map<string, string>;
-  /** Mistake id to the offset its mutant's error line reported, for mutants that rejected bytes. */
+  /** Mutant name to the offset its error line reported, for mutants that rejected bytes. */
   offsets: Map<string, number>;
   /** Member id to its bytes' fields (small cases only). */
   members: Map<string, MemberBytes>;
@@ -55,7 +55,7 @@ export function outcomeHash(outcome: Outcome): string {
   return createHash("sha256").update(outcomeKey(outcome)).digest("hex").slice(0, 16);
 }
 
-/** Mistake id to the offset reported by mutants whose outcome rejected a member's bytes. */
+/** Mutant name to the offset reported by mutants whose outcome rejected a member's bytes. */
 export function mutantOffsets(outcomes: ReadonlyMap<string, Outcome>): Map<string, number> {
   const offsets = new Map<string, number>();
   for (const [id, o] of outcomes)

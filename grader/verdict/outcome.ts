@@ -53,7 +53,9 @@ export function outcomeKey(outcome: Outcome): string {
     case "error":
       return `error:${JSON.stringify(outcome.member)}`;
     case "crash":
-      return `crash:${outcome.exitCode ?? outcome.signal ?? "?"}`;
+      // Every crash is one behaviour: exit 70 from main.ts, exit 1 from an uncaught exception
+      // in another language's runtime or a signal all say the program broke on this input.
+      return "crash";
     default:
       return outcome.kind;
   }

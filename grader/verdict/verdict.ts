@@ -79,6 +79,25 @@ export function uncaughtErrorOf(stderr: string): string | undefined {
   return `${JSON.stringify(printable(error.trim()).slice(0, 200))} (at ${printable(where)})`;
 }
 
+/**
+ * What main.ts's report of an exception it did not expect says (exit 70: the line `internal error
+ * (a bug, not bad input):`, then the error's stack): the error's first line and the first frame
+ * in the student's src/, as `"TypeError: ..." (at src/range-assignor.ts:23)`; undefined when
+ * standard error does not start that way.
+ */
+export function internalErrorOf(stderr: string): string | undefined {
+  const lines = stderr.split("\n");
+  if (!(lines[0] ?? "").startsWith("internal error")) return undefined;
+  const error = (lines[1] ?? "").trim();
+  if (error === "") return undefined;
+  const frame = lines
+    .slice(2, 40)
+    .map((l) => /\(?(src\/[^\s():]+):(\d+)(?::\d+)?\)?$/.exec(l.trim()))
+    .find((m) => m !== null);
+  const where = frame ? ` (at ${printable(`${frame[1] ?? ""}:${frame[2] ?? ""}`)})` : "";
+  return `${JSON.stringify(printable(error).slice(0, 200))}${where}`;
+}
+
 /** The member named on a bad-input line, or undefined when the line is not of that form. */
 export function memberOfErrorLine(line: string): string | undefined {
   const match = BAD_INPUT_LINE.exec(line);
@@ -299,10 +318,13 @@ export function judge(
     run.exitCode !== null
       ? `exited with code ${run.exitCode}`
       : `was killed by ${run.signal ?? "a signal"}`;
+  const internal = internalErrorOf(run.stderr);
   return verdict(
     "error",
     "crash",
-    `the program ${how}${stderrLine ? `: ${stderrLine.slice(0, 200)}` : ""}`,
+    internal !== undefined
+      ? `the program ${how}: an uncaught exception: ${internal}`
+      : `the program ${how}${stderrLine ? `: ${stderrLine.slice(0, 200)}` : ""}`,
     {
       kind: "crash",
       exitCode: run.exitCode,

@@ -78,12 +78,53 @@ describe("grading names the mistake", () => {
     ],
     [
       "unsigned-user-data-length",
-      "24-decode-negative-user-data-length",
+      "01-lesson-7-partitions-3-members",
       [
         {
           file: "subscription.ts",
           replaceFunction: "ByteReader.nullableBytes",
           with: `nullableBytes(field: string): Uint8Array | null {
+  const at = this.offset;
+  const b = this.bytes;
+  this.need(4, "int32", field);
+  const length = (((b[at] ?? 0) << 24) >>> 0) + ((b[at + 1] ?? 0) << 16) + ((b[at + 2] ?? 0) << 8) + (b[at + 3] ?? 0);
+  this.offset += 4;
+  if (length < 0) return null;
+  return this.take(length, "bytes", field).slice();
+}`,
+        },
+      ],
+    ],
+    [
+      "truthy-instance-id",
+      "32-static-empty-instance-id",
+      [
+        {
+          file: "range-assignor.ts",
+          replaceFunction: "compareMembers",
+          with: `function compareMembers(a: MemberInfo, b: MemberInfo): number {
+  const ka = a.groupInstanceId ? "0" + a.groupInstanceId : "1" + a.memberId;
+  const kb = b.groupInstanceId ? "0" + b.groupInstanceId : "1" + b.memberId;
+  return ka < kb ? -1 : ka > kb ? 1 : 0;
+}`,
+        },
+      ],
+    ],
+  ])("a hand-made %s is named on %s", (id, caseId, replacements) => {
+    const dir = writeVariant(`hand-made-${id}`, replacements);
+    const { results } = gradeJson([dir, "--only", caseId]);
+    const result = results.cases[0];
+    expect(result?.status).not.toBe("pass");
+    expect(result?.mistakes).toEqual([id]);
+    expect(result?.mistake).toBe(id);
+  });
+
+  it("names both mistakes a behaviour fits: only -1 as null, other negative lengths rejected", () => {
+    const dir = writeVariant("hand-made-minus-one", [
+      {
+        file: "subscription.ts",
+        replaceFunction: "ByteReader.nullableBytes",
+        with: `nullableBytes(field: string): Uint8Array | null {
   const length = this.int32(field);
   if (length === -1) return null;
   if (length < 0) {
@@ -96,16 +137,68 @@ describe("grading names the mistake", () => {
   }
   return this.take(length, "bytes", field).slice();
 }`,
-        },
-      ],
-    ],
-  ])("a hand-made %s is named on %s", (id, caseId, replacements) => {
-    const dir = writeVariant(`hand-made-${id}`, replacements);
-    const { results } = gradeJson([dir, "--only", caseId]);
-    const result = results.cases[0];
-    expect(result?.status).not.toBe("pass");
-    expect(result?.mistakes).toEqual([id]);
-    expect(result?.mistake).toBe(id);
+      },
+    ]);
+    const { results } = gradeJson([dir, "--only", "24-decode-negative-user-data-length"]);
+    expect(results.cases[0]?.mistakes).toEqual([
+      "unsigned-user-data-length",
+      "user-data-only-minus-one-null",
+    ]);
+  });
+
+  it("names the kind of outcome when no mutant explains it: a decoder that answers for every byte string", () => {
+    // Any error becomes an empty subscription: every bad member is accepted.
+    const dir = writeVariant("hand-made-accepts-all", [
+      {
+        file: "subscription.ts",
+        replaceFunction: "decodeSubscription",
+        with: `export function decodeSubscription(bytes: Uint8Array): Subscription {
+  try {
+    const reader = new ByteReader(bytes);
+    const version = readVersion(reader);
+    const topics = reader.array("topics", 2, (i) => reader.string("topics", i));
+    const userData = reader.nullableBytes("userData");
+    return { version, topics, userData, ownedPartitions: [], generationId: -1, rackId: null };
+  } catch {
+    return { version: 0, topics: [], userData: null, ownedPartitions: [], generationId: -1, rackId: null };
+  }
+}`,
+      },
+    ]);
+    const { results } = gradeJson([dir, "--only", "26-error-negative-topic-string-length"]);
+    expect(results.cases[0]?.status).toBe("fail");
+    expect(results.cases[0]?.mistakes).toEqual(["bad-bytes-accepted"]);
+  });
+
+  it("names a crash's mistake only when every crash of the program is explained", () => {
+    // assignRange throws on every topic: the crash on the unknown topic is no evidence.
+    const dir = writeVariant("hand-made-always-crashes", [
+      {
+        file: "range-assignor.ts",
+        replaceFunction: "rangeForConsumer",
+        with: `function rangeForConsumer(i: number, numConsumers: number, numPartitionsForTopic: number): number[] {
+  throw new Error(\`no range for \${i} of \${numConsumers} (\${numPartitionsForTopic})\`);
+}`,
+      },
+    ]);
+    const unknownTopic = "08-subscribed-topic-missing-from-metadata";
+    const alone = gradeJson([dir, "--only", unknownTopic]).results.cases;
+    expect(alone.map((c) => c.mistakes)).toEqual([["unknown-topic-crash"]]);
+    const both = gradeJson([
+      dir,
+      "--only",
+      "01-lesson-7-partitions-3-members",
+      "--only",
+      unknownTopic,
+    ]);
+    expect(both.results.cases.map((c) => [c.status, c.mistakes])).toEqual([
+      ["error", []],
+      ["error", []],
+    ]);
+    // The crash is reported with its message and the student's line, not a bundle path.
+    expect(both.results.cases[0]?.message).toMatch(
+      /^the program exited with code 70: an uncaught exception: "Error: no range for 0 of 3 \(7\)" \(at src\/range-assignor\.ts:\d+\)$/,
+    );
   });
 });
 

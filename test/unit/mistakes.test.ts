@@ -7,9 +7,14 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { CATALOGUE, type Mistake } from "../../grader/diagnose/catalogue.ts";
+import { CATALOGUE, mistakeOf, type Mistake } from "../../grader/diagnose/catalogue.ts";
 import { loadDiagnosisData, outcomeHash, type CaseDiagnosis } from "../../grader/diagnose/data.ts";
-import { FileOutcomes, matchMistakes } from "../../grader/diagnose/diagnose.ts";
+import {
+  crashNamesStand,
+  fieldAt,
+  FileOutcomes,
+  matchMistakes,
+} from "../../grader/diagnose/diagnose.ts";
 import { FixtureSchemas, loadCaseFolder, loadCases, type Case } from "../../grader/cases/load.ts";
 import { BUILT_IN_CASES_DIR } from "../../grader/kit.ts";
 import { fieldSpans } from "../../grader/instructor/mutants/field-spans.ts";
@@ -23,6 +28,9 @@ const schemas = new FixtureSchemas();
 const cases = loadCases(BUILT_IN_CASES_DIR, [], schemas);
 const data = loadDiagnosisData();
 const ids = [...CATALOGUE.keys()];
+/** The mistakes named from mutants (the others are named from the kind of outcome). */
+const mutantIds = [...CATALOGUE.values()].filter((m) => m.evidence === "mutant").map((m) => m.id);
+const mutantNames = [...MUTANTS.keys()];
 
 /** The hash of the right answer's outcome on a case. */
 function expectedHash(c: Case): string {
@@ -40,21 +48,37 @@ function recorded(c: Case): CaseDiagnosis {
   return d;
 }
 
-/** The mutants that fail a case, grouped by identical outcome. */
+/**
+ * The mutants that fail a case, grouped by what the grader can tell apart (mutant names, forms
+ * included): the outcome, and for a rejected member the field of its bytes where the mutant
+ * stopped (matchMistakes names a mutant only when the program stopped in that field).
+ */
 function failingGroups(c: Case): string[][] {
   const right = expectedHash(c);
+  const data = recorded(c);
+  const rejected = new Map(
+    c.input.members.map((m) => [outcomeHash({ kind: "error", member: m.memberId }), m.memberId]),
+  );
   const groups = new Map<string, string[]>();
-  for (const id of ids) {
-    const hash = recorded(c).outcomes.get(id) ?? "";
+  for (const name of mutantNames) {
+    const hash = data.outcomes.get(name) ?? "";
     if (hash === right) continue;
-    groups.set(hash, [...(groups.get(hash) ?? []), id]);
+    const offset = data.offsets.get(name);
+    const layout = data.members.get(rejected.get(hash) ?? "");
+    const where =
+      offset === undefined ? "" : layout === undefined ? `@${offset}` : fieldAt(layout, offset);
+    const key = `${hash} ${where}`;
+    groups.set(key, [...(groups.get(key) ?? []), name]);
   }
   return [...groups.values()];
 }
 
-/** True when the case tells `id` apart: it fails, and no other mutant does the same thing. */
+/**
+ * True when the case tells mistake `id` apart: one of its mutants fails it, and no mutant of
+ * another mistake does the same thing.
+ */
 const tellsApart = (c: Case, id: string) =>
-  failingGroups(c).some((g) => g.length === 1 && g[0] === id);
+  failingGroups(c).some((g) => g.every((name) => mistakeOf(name) === id));
 
 describe("the mistake catalogue", () => {
   it("has every id DESIGN.md lists, each with a mutant, a lesson section and a bullet in LESSON.md", () => {
@@ -78,9 +102,20 @@ describe("the mistake catalogue", () => {
         "trailing-fields-misread",
         "dataview-byteoffset",
         "static-members-not-first",
+        "code-point-order",
+        "float-range-boundaries",
+        "user-data-only-minus-one-null",
+        "null-user-data-as-empty",
+        "negative-count-as-empty",
+        "negative-version-accepted",
+        "truncated-tolerated",
+        "truthy-instance-id",
+        "crash-on-bad-bytes",
+        "bad-bytes-accepted",
+        "valid-bytes-rejected",
       ]),
     );
-    expect([...MUTANTS.keys()].sort()).toEqual([...ids].sort());
+    expect([...new Set(mutantNames.map(mistakeOf))].sort()).toEqual([...mutantIds].sort());
     const anchors = lessonAnchors();
     const lesson = readFileSync(join(ROOT, "LESSON.md"), "utf8");
     const commonMistakes = lesson.slice(
@@ -131,12 +166,16 @@ describe("the fixtures catch and tell apart every mutant (from grader/diagnose/d
     expect([...data.keys()]).toEqual(cases.map((c) => c.id));
   });
 
-  it.each(ids)(
+  it.each(mutantIds)(
     "%s fails at least one required case (extension mistakes: an extension case)",
     (id) => {
       const extension = CATALOGUE.get(id)?.extension === true;
       const failed = cases.filter(
-        (c) => c.required !== extension && recorded(c).outcomes.get(id) !== expectedHash(c),
+        (c) =>
+          c.required !== extension &&
+          mutantNames.some(
+            (name) => mistakeOf(name) === id && recorded(c).outcomes.get(name) !== expectedHash(c),
+          ),
       );
       expect(
         failed.length,
@@ -145,7 +184,7 @@ describe("the fixtures catch and tell apart every mutant (from grader/diagnose/d
     },
   );
 
-  it.each(ids)("%s is told apart by at least one case", (id) => {
+  it.each(mutantIds)("%s is told apart by at least one case", (id) => {
     const apart = cases.filter((c) => tellsApart(c, id)).map((c) => c.id);
     expect(apart.length, `no case tells ${id} apart from every other mutant`).toBeGreaterThan(0);
   });
@@ -156,7 +195,7 @@ describe("the fixtures catch and tell apart every mutant (from grader/diagnose/d
 
   it("every mistake is claimed by some case", () => {
     const claimed = new Set(cases.flatMap((c) => c.mistakes));
-    for (const id of ids) expect(claimed, id).toContain(id);
+    for (const id of mutantIds) expect(claimed, id).toContain(id);
   });
 });
 
@@ -193,15 +232,16 @@ describe("recorded field boundaries agree with the reference decoder", () => {
 });
 
 describe("matchMistakes", () => {
-  const outcome = { kind: "error", member: "m" } as const;
+  const valid = { output: {} } as const;
+  const rejects = (member: string) => ({ error: { member } }) as const;
+  const outcome = { kind: "error", member: "m", offset: 2 } as const;
   const same = new Map([
     ["little-endian", outcomeHash(outcome)],
     ["dataview-byteoffset", outcomeHash(outcome)],
   ]);
 
   it("names every mistake whose outcome matches, in catalogue order", () => {
-    expect(matchMistakes(outcome, same)).toEqual(["little-endian", "dataview-byteoffset"]);
-    expect(matchMistakes({ kind: "error", member: "other" }, same)).toEqual([]);
+    expect(matchMistakes(outcome, valid, same)).toEqual(["little-endian", "dataview-byteoffset"]);
   });
 
   it("names one alone when the catalogue declares it more specific than the others", () => {
@@ -211,26 +251,92 @@ describe("matchMistakes", () => {
         id === "dataview-byteoffset" ? { ...m, moreSpecificThan: ["little-endian"] } : m,
       ]),
     );
-    expect(matchMistakes(outcome, same, catalogue)).toEqual(["dataview-byteoffset"]);
+    expect(matchMistakes(outcome, valid, same, { catalogue })).toEqual(["dataview-byteoffset"]);
   });
 
-  it("tells apart mistakes that reject the same member by the offset the program reported", () => {
+  it("names a mistake for each of its forms (id:form), once", () => {
+    const forms = new Map([
+      ["negative-version-accepted", "a"],
+      ["negative-version-accepted:unsigned", outcomeHash(outcome)],
+    ]);
+    expect(matchMistakes(outcome, valid, forms)).toEqual(["negative-version-accepted"]);
+  });
+
+  // Member m's bytes: version 0, one topic "ab", null user data.
+  const layout = {
+    spans: [
+      { field: "version", start: 0, end: 2, value: "0" },
+      { field: "topics count", start: 2, end: 6, value: "1" },
+      { field: "topics[0] length", start: 6, end: 8, value: "2" },
+      { field: "topics[0]", start: 8, end: 10, value: '"ab"' },
+      { field: "userData length", start: 10, end: 14, value: "-1 (null)" },
+    ],
+    error: null,
+  };
+  const layouts = new Map([["m", layout]]);
+  const at = (offset: number | undefined) => ({ kind: "error", member: "m", offset }) as const;
+
+  it("names a mutant that rejected bytes only when the program stopped in the same field", () => {
     const offsets = new Map([
       ["little-endian", 2],
       ["dataview-byteoffset", 0],
+      ["unsigned-user-data-length", 14],
     ]);
-    const at = (offset: number | undefined) => ({ kind: "error", member: "m", offset }) as const;
-    expect(matchMistakes(at(2), same, CATALOGUE, offsets)).toEqual(["little-endian"]);
-    expect(matchMistakes(at(0), same, CATALOGUE, offsets)).toEqual(["dataview-byteoffset"]);
-    // An offset no mutant reported, or none at all, keeps both.
-    expect(matchMistakes(at(9), same, CATALOGUE, offsets)).toEqual([
-      "little-endian",
-      "dataview-byteoffset",
+    const hashes = new Map([...offsets.keys()].map((name) => [name, outcomeHash(at(0))]));
+    const evidence = { offsets, layouts };
+    expect(matchMistakes(at(2), valid, hashes, evidence)).toEqual(["little-endian"]);
+    expect(matchMistakes(at(4), valid, hashes, evidence)).toEqual(["little-endian"]);
+    expect(matchMistakes(at(0), valid, hashes, evidence)).toEqual(["dataview-byteoffset"]);
+    // The length's first byte and the end just after it are one field: userData.
+    expect(matchMistakes(at(10), valid, hashes, evidence)).toEqual(["unsigned-user-data-length"]);
+    // Stopping in a field no mutant stopped in, or saying no offset, shows none of them: a valid
+    // member was rejected, and that is all the case shows.
+    expect(matchMistakes(at(8), valid, hashes, evidence)).toEqual(["valid-bytes-rejected"]);
+    expect(matchMistakes(at(undefined), valid, hashes, evidence)).toEqual(["valid-bytes-rejected"]);
+    // Without a recorded layout (a large case) the offsets must be equal.
+    expect(matchMistakes(at(4), valid, hashes, { offsets })).toEqual(["valid-bytes-rejected"]);
+    expect(matchMistakes(at(2), valid, hashes, { offsets })).toEqual(["little-endian"]);
+  });
+
+  it("names the kind of outcome when no mutant explains it", () => {
+    const none = new Map<string, string>();
+    const crash = { kind: "crash", exitCode: 70, signal: null } as const;
+    const output = { kind: "output", mode: "decode", output: {} } as const;
+    expect(matchMistakes(crash, rejects("m"), none)).toEqual(["crash-on-bad-bytes"]);
+    expect(matchMistakes(output, rejects("m"), none)).toEqual(["bad-bytes-accepted"]);
+    expect(matchMistakes(at(3), valid, none)).toEqual(["valid-bytes-rejected"]);
+    // Another member rejected where a member's bytes are bad: only a member whose recorded layout
+    // is valid was rejected wrongly; without a layout nothing is shown.
+    const bad = { spans: [], error: { field: "version", offset: 0, message: "" } };
+    expect(matchMistakes(at(3), rejects("x"), none, { layouts })).toEqual(["valid-bytes-rejected"]);
+    expect(matchMistakes(at(3), rejects("x"), none, { layouts: new Map([["m", bad]]) })).toEqual(
+      [],
+    );
+    expect(matchMistakes(at(3), rejects("x"), none)).toEqual([]);
+    // A crash or a wrong answer on valid bytes is no outcome mistake of its own.
+    expect(matchMistakes(crash, valid, none)).toEqual([]);
+    expect(matchMistakes(output, valid, none)).toEqual([]);
+    // A mutant that explains it wins over the kind of outcome.
+    const counted = new Map([["negative-count-as-empty", outcomeHash(output)]]);
+    expect(matchMistakes(output, rejects("m"), counted)).toEqual(["negative-count-as-empty"]);
+  });
+
+  it("treats every crash as one outcome, whatever the exit code or signal", () => {
+    const crashed = new Map([
+      ["unknown-topic-crash", outcomeHash({ kind: "crash", exitCode: 70, signal: null })],
     ]);
-    expect(matchMistakes(at(undefined), same, CATALOGUE, offsets)).toEqual([
-      "little-endian",
-      "dataview-byteoffset",
-    ]);
+    for (const crash of [
+      { kind: "crash", exitCode: 1, signal: null },
+      { kind: "crash", exitCode: null, signal: "SIGSEGV" },
+    ] as const) {
+      expect(matchMistakes(crash, valid, crashed)).toEqual(["unknown-topic-crash"]);
+    }
+  });
+
+  it("keeps the names on crashes only when every crash is explained", () => {
+    expect(crashNamesStand([["unknown-topic-crash"], ["crash-on-bad-bytes"]])).toBe(true);
+    expect(crashNamesStand([])).toBe(true);
+    expect(crashNamesStand([["unknown-topic-crash"], []])).toBe(false);
   });
 
   it("never names the starter's stubs, timeouts or limits", () => {
@@ -241,9 +347,9 @@ describe("matchMistakes", () => {
       "output-cap",
       "build-error",
     ] as const) {
-      expect(matchMistakes({ kind }, new Map([["little-endian", outcomeHash({ kind })]]))).toEqual(
-        [],
-      );
+      const hashes = new Map([["little-endian", outcomeHash({ kind })]]);
+      expect(matchMistakes({ kind }, valid, hashes)).toEqual([]);
+      expect(matchMistakes({ kind }, rejects("m"), hashes)).toEqual([]);
     }
   });
 });

@@ -7,7 +7,7 @@ import { readFileSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CATALOGUE } from "../../grader/diagnose/catalogue.ts";
+import { CATALOGUE, mistakeOf } from "../../grader/diagnose/catalogue.ts";
 import { MUTANTS, writeMutant } from "../../grader/instructor/mutants/mutants.ts";
 import { applyReplacements, type Replacement } from "../../grader/instructor/mutants/replace.ts";
 import { ROOT } from "../helpers/program.ts";
@@ -101,8 +101,20 @@ describe("the mutants", () => {
     files.map((f) => [f, readFileSync(join(ROOT, "solution", "src", f), "utf8")]),
   );
 
-  it("are one per catalogued mistake", () => {
-    expect([...MUTANTS.keys()]).toEqual([...CATALOGUE.keys()]);
+  it("stand for catalogued mistakes: each mutant mistake has one named by its id, forms after it", () => {
+    const names = [...MUTANTS.keys()];
+    const mutantMistakes = [...CATALOGUE.values()].filter((m) => m.evidence === "mutant");
+    expect([...new Set(names.map(mistakeOf))]).toEqual(mutantMistakes.map((m) => m.id));
+    for (const m of mutantMistakes) expect(names).toContain(m.id);
+    for (const name of names) expect(name).toMatch(/^[a-z0-9-]+(?::[a-z0-9-]+)?$/);
+    // Outcome mistakes are named from what the program did, never from a mutant.
+    const outcomeMistakes = [...CATALOGUE.values()].filter((m) => m.evidence === "outcome");
+    expect(outcomeMistakes.map((m) => m.id)).toEqual([
+      "crash-on-bad-bytes",
+      "bad-bytes-accepted",
+      "valid-bytes-rejected",
+    ]);
+    for (const m of outcomeMistakes) expect(names.map(mistakeOf)).not.toContain(m.id);
   });
 
   it.each([...MUTANTS])("%s changes only the declarations it names", (_, replacements) => {

@@ -6,14 +6,10 @@
 import type { Case } from "../../cases/load.ts";
 import { caseHash } from "../../cases/hash.ts";
 import type { DiagnosisJson, MemberBytes } from "../../diagnose/data.ts";
-import { CATALOGUE } from "../../diagnose/catalogue.ts";
-import { fieldSpans } from "./field-spans.ts";
-import type { LiveOutcomes } from "./live.ts";
+import { memberLayouts, type LiveOutcomes } from "./live.ts";
+import { MUTANTS } from "./mutants.ts";
 
-/** Cases with more members than this get no field spans (hex dumps are for small cases). */
-const MAX_MEMBERS_WITH_SPANS = 50;
-
-/** Mistake id to case id to the hash of that mutant's outcome on that case. */
+/** Mutant name to case id to the hash of that mutant's outcome on that case. */
 export type HashMatrix = Map<string, Map<string, string>>;
 
 /** The data file's content for these cases and these mutant outcome hashes. */
@@ -27,19 +23,13 @@ export function diagnosisJson(
     cases: cases.map((c) => ({
       id: c.id,
       hash: caseHash(c),
-      outcomes: [...CATALOGUE.keys()].map((id): [string, string] => {
+      outcomes: [...MUTANTS.keys()].map((id): [string, string] => {
         const hash = matrix.get(id)?.get(c.id);
         if (hash === undefined) throw new Error(`no outcome of mutant ${id} on ${c.id}`);
         return [id, hash];
       }),
       offsets: [...(offsets.get(c.id) ?? new Map<string, number>())],
-      members:
-        c.input.members.length > MAX_MEMBERS_WITH_SPANS
-          ? []
-          : c.input.members.map((m): [string, MemberBytes] => [
-              m.memberId,
-              fieldSpans(new Uint8Array(Buffer.from(m.metadata.replace(/\s+/g, ""), "hex"))),
-            ]),
+      members: [...(memberLayouts(c) ?? new Map<string, MemberBytes>())],
     })),
   };
 }

@@ -1,5 +1,5 @@
 /**
- * The one runner of the mutants (instructor kit): every catalogued mistake's mutant built once,
+ * The one runner of the mutants (instructor kit): every mutant (grader/instructor/mutants) built once,
  * run on a case when that case is first asked about, each outcome kept. The grader uses it for
  * cases grader/diagnose/diagnosis.json does not cover (private, random or edited cases);
  * `npm run build:diagnosis` and the kit's tests record and check that file with it.
@@ -7,14 +7,14 @@
 import { rmSync } from "node:fs";
 import { dirname } from "node:path";
 import { judge } from "../../verdict/verdict.ts";
-import { CATALOGUE } from "../../diagnose/catalogue.ts";
 import type { Outcome } from "../../verdict/outcome.ts";
-import { mutantOffsets, outcomeHash } from "../../diagnose/data.ts";
+import { mutantOffsets, outcomeHash, type MemberBytes } from "../../diagnose/data.ts";
 import type { OutcomeSource } from "../../diagnose/diagnose.ts";
 import type { Case, FixtureSchemas } from "../../cases/load.ts";
 import { MEMORY_MIB, OUTPUT_CAP_BYTES } from "../../limits.ts";
 import { prepareProgram, runCase, type Program } from "../../grade.ts";
-import { writeMutant } from "./mutants.ts";
+import { MUTANTS, writeMutant } from "./mutants.ts";
+import { fieldSpans } from "./field-spans.ts";
 
 /**
  * The limits every mutant runs under: the grader's memory and output caps, and a per-case time
@@ -35,13 +35,13 @@ export class LiveOutcomes implements OutcomeSource {
   private readonly cleanup: (() => void)[] = [];
   private readonly cache = new Map<string, Promise<Map<string, Outcome>>>();
 
-  /** @param ids the mistakes whose mutants run (default: the whole catalogue, in its order) */
+  /** @param ids the mutants that run, by name (default: every mutant, in the catalogue's order) */
   constructor(
     private readonly schemas: FixtureSchemas,
-    private readonly ids: readonly string[] = [...CATALOGUE.keys()],
+    private readonly ids: readonly string[] = [...MUTANTS.keys()],
   ) {}
 
-  /** Mistake id to that mutant's program, built on first use. */
+  /** Mutant name to its program, built on first use. */
   private build(): Promise<Map<string, Program>> {
     this.programs ??= (async () => {
       const programs = new Map<string, Program>();
@@ -94,8 +94,27 @@ export class LiveOutcomes implements OutcomeSource {
     return mutantOffsets(await this.outcomes(c));
   }
 
+  /** Each member's field layout, read as the reference reads it (cases of up to 50 members). */
+  layoutsFor(c: Case): Promise<ReadonlyMap<string, MemberBytes> | undefined> {
+    return Promise.resolve(memberLayouts(c));
+  }
+
   /** Removes the mutants' folders and bundles. */
   dispose(): void {
     for (const clean of this.cleanup) clean();
   }
+}
+
+/** Cases with more members than this get no field layouts (hex dumps are for small cases). */
+export const MAX_MEMBERS_WITH_LAYOUTS = 50;
+
+/** Member id to the field layout of its bytes, or undefined for a case with too many members. */
+export function memberLayouts(c: Case): Map<string, MemberBytes> | undefined {
+  if (c.input.members.length > MAX_MEMBERS_WITH_LAYOUTS) return undefined;
+  return new Map(
+    c.input.members.map((m): [string, MemberBytes] => [
+      m.memberId,
+      fieldSpans(new Uint8Array(Buffer.from(m.metadata.replace(/\s+/g, ""), "hex"))),
+    ]),
+  );
 }

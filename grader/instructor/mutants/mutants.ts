@@ -44,7 +44,11 @@ ${body}
 }`,
   );
 
-/** Mistake id to its mutant's replacements, in the catalogue's order. */
+/**
+ * Mutant name to its replacements, in the catalogue's order. A name is the mistake's id, or
+ * `id:form` for another common way of writing the same mistake (mistakeOf gives the id); every
+ * mistake whose evidence is `mutant` has at least the one named by its id.
+ */
 export const MUTANTS: ReadonlyMap<string, readonly Replacement[]> = new Map<
   string,
   readonly Replacement[]
@@ -130,6 +134,24 @@ export const MUTANTS: ReadonlyMap<string, readonly Replacement[]> = new Map<
         `function compareCodeUnits(a: string, b: string): number {
   // The mistake: a sort for people, not Java's String.compareTo.
   return a.localeCompare(b, "en-US");
+}`,
+      ),
+    ],
+  ],
+  [
+    "code-point-order",
+    [
+      assignor(
+        "compareCodeUnits",
+        `function compareCodeUnits(a: string, b: string): number {
+  // The mistake: Unicode code points compared, not UTF-16 code units.
+  const x = [...a];
+  const y = [...b];
+  for (let k = 0; k < Math.min(x.length, y.length); k++) {
+    const d = (x[k]?.codePointAt(0) ?? 0) - (y[k]?.codePointAt(0) ?? 0);
+    if (d !== 0) return d;
+  }
+  return x.length - y.length;
 }`,
       ),
     ],
@@ -255,6 +277,15 @@ export const MUTANTS: ReadonlyMap<string, readonly Replacement[]> = new Map<
     ],
   ],
   [
+    "float-range-boundaries",
+    [
+      rangeForConsumer(`  // The mistake: boundaries at rounded fractions of n, not n div m plus the extras first.
+  const start = Math.round((i * numPartitionsForTopic) / numConsumers);
+  const end = Math.round(((i + 1) * numPartitionsForTopic) / numConsumers);
+  return Array.from({ length: end - start }, (_, k) => start + k);`),
+    ],
+  ],
+  [
     "little-endian",
     [
       decoder(
@@ -300,11 +331,77 @@ export const MUTANTS: ReadonlyMap<string, readonly Replacement[]> = new Map<
       decoder(
         "ByteReader.nullableBytes",
         `nullableBytes(field: string): Uint8Array | null {
-  // The mistake: the length read as unsigned, so only ff ff ff ff means null.
+  this.need(4, "int32", field);
+  // The mistake: the length read as unsigned, so it is never negative and null (ff ff ff ff)
+  // reads as 4294967295 bytes.
+  const length = this.view.getUint32(this.offset);
+  this.offset += 4;
+  return length < 0 ? null : this.take(length, "bytes", field).slice();
+}`,
+      ),
+    ],
+  ],
+  [
+    "unsigned-user-data-length:minus-one",
+    [
+      decoder(
+        "ByteReader.nullableBytes",
+        `nullableBytes(field: string): Uint8Array | null {
+  // The mistake: the length read as unsigned, with ff ff ff ff alone taken as null.
   this.need(4, "int32", field);
   const length = this.view.getUint32(this.offset);
   this.offset += 4;
   return length === 0xffffffff ? null : this.take(length, "bytes", field).slice();
+}`,
+      ),
+    ],
+  ],
+  [
+    "user-data-only-minus-one-null",
+    [
+      decoder(
+        "ByteReader.nullableBytes",
+        `nullableBytes(field: string): Uint8Array | null {
+  const length = this.int32(field);
+  // The mistake: only -1 is null; another negative length passes the check that the bytes are
+  // there, takes none, and steps the offset back.
+  return length === -1 ? null : this.take(length, "bytes", field).slice();
+}`,
+      ),
+    ],
+  ],
+  [
+    "user-data-only-minus-one-null:rejected",
+    [
+      decoder(
+        "ByteReader.nullableBytes",
+        `nullableBytes(field: string): Uint8Array | null {
+  const offset = this.offset;
+  const length = this.int32(field);
+  // The mistake: only -1 is null; another negative length is rejected.
+  if (length === -1) return null;
+  if (length < 0) {
+    throw new SubscriptionDecodeError({
+      field,
+      offset,
+      expected: "a length >= -1",
+      found: \`found \${length}\`,
+    });
+  }
+  return this.take(length, "bytes", field).slice();
+}`,
+      ),
+    ],
+  ],
+  [
+    "null-user-data-as-empty",
+    [
+      decoder(
+        "ByteReader.nullableBytes",
+        `nullableBytes(field: string): Uint8Array | null {
+  const length = this.int32(field);
+  // The mistake: a negative length read as zero bytes instead of null.
+  return length < 0 ? new Uint8Array(0) : this.take(length, "bytes", field).slice();
 }`,
       ),
     ],
@@ -397,12 +494,124 @@ export const MUTANTS: ReadonlyMap<string, readonly Replacement[]> = new Map<
     ],
   ],
   [
+    "negative-count-as-empty",
+    [
+      decoder(
+        "ByteReader.array",
+        `array<T>(field: string, minElementBytes: number, readElement: (i: number) => T): T[] {
+  const countOffset = this.offset;
+  // The mistake: a negative count read as no elements.
+  const count = Math.max(0, this.int32(field));
+  if (count * minElementBytes > this.remaining) {
+    throw new SubscriptionDecodeError({
+      field,
+      offset: countOffset,
+      expected: \`\${count} elements need at least \${count * minElementBytes} bytes\`,
+      found: \`only \${this.remaining} remain\`,
+    });
+  }
+  const elements: T[] = [];
+  for (let i = 0; i < count; i++) elements.push(readElement(i));
+  return elements;
+}`,
+      ),
+    ],
+  ],
+  [
+    "negative-version-accepted",
+    [
+      decoder(
+        "readVersion",
+        `function readVersion(reader: ByteReader): number {
+  // The mistake: a negative version not checked.
+  return reader.int16("version");
+}`,
+      ),
+    ],
+  ],
+  [
+    "negative-version-accepted:unsigned",
+    [
+      decoder(
+        "readVersion",
+        `function readVersion(reader: ByteReader): number {
+  // The mistake: the version read as unsigned (ff ff is 65535, read as version 3).
+  return reader.int16("version") & 0xffff;
+}`,
+      ),
+    ],
+  ],
+  [
+    "truncated-tolerated",
+    [
+      decoder(
+        "ByteReader.need",
+        `private need(_length: number, _what: string, _field: string, _index?: number): void {
+  // The mistake: no check that the bytes are there; DataView throws past the end, slices stop short.
+}`,
+      ),
+      decoder(
+        "ByteReader.array",
+        `array<T>(field: string, _minElementBytes: number, readElement: (i: number) => T): T[] {
+  const countOffset = this.offset;
+  const count = this.int32(field);
+  if (count < 0) {
+    throw new SubscriptionDecodeError({
+      field,
+      offset: countOffset,
+      expected: "an array length >= 0 (the field is not nullable)",
+      found: \`found \${count}\`,
+    });
+  }
+  // The mistake: the count not checked against the bytes left.
+  const elements: T[] = [];
+  for (let i = 0; i < count; i++) elements.push(readElement(i));
+  return elements;
+}`,
+      ),
+    ],
+  ],
+  [
     "static-members-not-first",
     [
       assignor(
         "compareMembers",
         `function compareMembers(a: MemberInfo, b: MemberInfo): number {
   // The mistake: members by member id only, static or not.
+  return compareCodeUnits(a.memberId, b.memberId);
+}`,
+      ),
+    ],
+  ],
+  [
+    "static-members-not-first:last",
+    [
+      assignor(
+        "compareMembers",
+        `function compareMembers(a: MemberInfo, b: MemberInfo): number {
+  if (a.groupInstanceId !== null && b.groupInstanceId !== null) {
+    return compareCodeUnits(a.groupInstanceId, b.groupInstanceId);
+  }
+  // The mistake: static members sorted after the others.
+  if (a.groupInstanceId !== null) return 1;
+  if (b.groupInstanceId !== null) return -1;
+  return compareCodeUnits(a.memberId, b.memberId);
+}`,
+      ),
+    ],
+  ],
+  [
+    "truthy-instance-id",
+    [
+      assignor(
+        "compareMembers",
+        `function compareMembers(a: MemberInfo, b: MemberInfo): number {
+  // The mistake: the instance id tested for truthiness, so "" counts as none.
+  if (a.groupInstanceId && b.groupInstanceId) {
+    return compareCodeUnits(a.groupInstanceId, b.groupInstanceId);
+  }
+  if (a.groupInstanceId) return -1;
+  if (b.groupInstanceId) return 1;
   return compareCodeUnits(a.memberId, b.memberId);
 }`,
       ),
@@ -433,13 +642,13 @@ export function writeVariant(name: string, replacements: readonly Replacement[])
 }
 
 /**
- * Writes the mutant for `id` as a submission folder.
+ * Writes the mutant named `id` (a mistake id or `id:form`) as a submission folder.
  *
  * @returns the folder's path (under the OS temporary folder)
  * @throws Error for an unknown id or a replacement that no longer fits solution/src
  */
 export function writeMutant(id: string): string {
   const replacements = MUTANTS.get(id);
-  if (replacements === undefined) throw new Error(`no mutant for mistake ${id}`);
-  return writeVariant(id, replacements);
+  if (replacements === undefined) throw new Error(`no mutant named ${id}`);
+  return writeVariant(id.replace(":", "-"), replacements);
 }
