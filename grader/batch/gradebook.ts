@@ -2,7 +2,8 @@
  * The class gradebook (OUT/gradebook.csv): one row per submission, sorted by name in code-unit
  * order, built from the submissions' results JSON alone, so a batch and a merge of its shards
  * write the same bytes. Columns: submission, score, max, extension_score, extension_max, one per
- * case id with its status (pass, fail, error, timeout, skipped), main_mistake. Every cell is
+ * case id with its status (pass, fail, error, timeout, skipped), main_mistake, mistakes (every
+ * mistake named on a failed case, space-separated, main_mistake first). Every cell is
  * written by escape.ts csvText: one line, control and bidi characters visible, and a cell a
  * spreadsheet would run as a formula guarded with a leading apostrophe (submission names are
  * chosen by students).
@@ -24,27 +25,27 @@ export interface CaseInfo {
 }
 
 /**
- * The mistake that best explains the submission's failed cases: each failed case gives its named
- * mistakes a weight of 1 shared among them (a case naming one mistake alone gives it 1, a case
- * naming two gives each 1/2), so a mistake that some case tells apart wins over one it was only
- * confused with; on a tie, the one named first in case order. null when no failed case names one.
+ * Every mistake named on the submission's failed cases, the one that best explains them first:
+ * each failed case gives its named mistakes a weight of 1 shared among them (a case naming one
+ * mistake alone gives it 1, a case naming two gives each 1/2), so a mistake that some case tells
+ * apart comes before one it was only confused with; equal weights keep case order. The gradebook,
+ * the class report's chart and its tables all read this, so they agree with the per-case results.
  */
-export function mainMistake(results: SubmissionResults): string | null {
+export function namedMistakes(results: SubmissionResults): string[] {
   const weights = new Map<string, number>();
   for (const c of results.cases) {
     if (passed(c) || c.mistakes.length === 0) continue;
     for (const id of c.mistakes) weights.set(id, (weights.get(id) ?? 0) + 1 / c.mistakes.length);
   }
-  let best: string | null = null;
-  let bestWeight = 0;
-  // A Map iterates in insertion order, so on a tie the mistake seen first stays.
-  for (const [id, weight] of weights) {
-    if (weight > bestWeight + 1e-9) {
-      best = id;
-      bestWeight = weight;
-    }
-  }
-  return best;
+  // Array.prototype.sort is stable: a Map iterates in insertion order, so ties stay in case order.
+  return [...weights]
+    .sort(([, a], [, b]) => (Math.abs(a - b) < 1e-9 ? 0 : b - a))
+    .map(([id]) => id);
+}
+
+/** The mistake that best explains the failed cases (namedMistakes' first), null when none is named. */
+export function mainMistake(results: SubmissionResults): string | null {
+  return namedMistakes(results)[0] ?? null;
 }
 
 /** The gradebook's header row (raw; csvText escapes it). */
@@ -57,6 +58,7 @@ export function gradebookHeader(cases: readonly CaseInfo[]): string[] {
     "extension_max",
     ...cases.map((c) => c.id),
     "main_mistake",
+    "mistakes",
   ];
 }
 
@@ -84,6 +86,7 @@ export function gradebookCsv(
         String(s.extensionMaxScore),
         ...cases.map((c) => status.get(c.id) ?? ""),
         mainMistake(s) ?? "",
+        namedMistakes(s).join(" "),
       ];
     });
   return csvText([gradebookHeader(cases), ...rows]);

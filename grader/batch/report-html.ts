@@ -11,7 +11,7 @@
 import { CATALOGUE } from "../diagnose/catalogue.ts";
 import { htmlText } from "../report/escape.ts";
 import { everyRequiredPassed, passed } from "../results.ts";
-import { mainMistake, type CaseInfo, type SubmissionResults } from "./gradebook.ts";
+import { namedMistakes, type CaseInfo, type SubmissionResults } from "./gradebook.ts";
 import { byCodeUnits } from "./shard.ts";
 
 /** One bar of a horizontal bar chart. */
@@ -94,9 +94,7 @@ export function mistakeCounts(submissions: readonly SubmissionResults[]): Map<st
   const counts = new Map<string, number>([...CATALOGUE.keys()].map((id) => [id, 0]));
   const others: string[] = [];
   for (const s of submissions) {
-    const named = new Set<string>();
-    for (const c of s.cases) if (!passed(c) && c.mistake !== null) named.add(c.mistake);
-    for (const id of named) {
+    for (const id of namedMistakes(s)) {
       if (!counts.has(id)) others.push(id);
       counts.set(id, (counts.get(id) ?? 0) + 1);
     }
@@ -159,16 +157,16 @@ function summaryTable(
 ): string {
   const body = rows.map(({ anchor, s }) => {
     const passes = s.cases.filter(passed).length;
-    const main = mainMistake(s);
+    const named = namedMistakes(s);
     const notPassed = (["fail", "error", "timeout", "skipped"] as const)
       .map((status) => [status, s.cases.filter((c) => c.status === status).length] as const)
       .filter(([, count]) => count > 0)
       .map(([status, count]) => `<span class="${status}">${count} ${status}</span>`)
       .join(", ");
-    return `<tr><td class="name"><a href="#${anchor}">${htmlText(s.submission)}</a></td><td class="num">${s.score}/${s.maxScore}</td><td class="num">${s.extensionScore}/${s.extensionMaxScore}</td><td class="num">${passes}/${cases.length}</td><td>${notPassed}</td><td class="id">${main === null ? "" : htmlText(main)}</td></tr>`;
+    return `<tr><td class="name"><a href="#${anchor}">${htmlText(s.submission)}</a></td><td class="num">${s.score}/${s.maxScore}</td><td class="num">${s.extensionScore}/${s.extensionMaxScore}</td><td class="num">${passes}/${cases.length}</td><td>${notPassed}</td><td class="id">${named.map(htmlText).join(", ")}</td></tr>`;
   });
   return [
-    `<table id="submissions"><thead><tr><th>Submission</th><th>Required</th><th>Extension</th><th>Cases passed</th><th>Not passed</th><th>Main mistake</th></tr></thead><tbody>`,
+    `<table id="submissions"><thead><tr><th>Submission</th><th>Required</th><th>Extension</th><th>Cases passed</th><th>Not passed</th><th>Mistakes named (main first)</th></tr></thead><tbody>`,
     ...body,
     `</tbody></table>`,
   ].join("\n");
@@ -208,7 +206,7 @@ export function reportHtml(
   const mean =
     sorted.length === 0 ? 0 : sorted.reduce((total, s) => total + s.score, 0) / sorted.length;
   const maxScore = cases.filter((c) => c.required).reduce((total, c) => total + c.maxPoints, 0);
-  const withMistake = sorted.filter((s) => mainMistake(s) !== null).length;
+  const withMistake = sorted.filter((s) => namedMistakes(s).length > 0).length;
   return `<!doctype html>
 <html lang="en">
 <head>

@@ -171,6 +171,7 @@ describe("--batch on a class of 14 folders", () => {
       "extension_max",
       ...ONLY,
       "main_mistake",
+      "mistakes",
     ]);
     // Rows in code-unit order; the odd name is guarded against spreadsheet formulas.
     const guarded = `'${ODD_NAME}`;
@@ -185,6 +186,7 @@ describe("--batch on a class of 14 folders", () => {
         extension_score: String(EXTENSION_MAX),
         extension_max: String(EXTENSION_MAX),
         main_mistake: "",
+        mistakes: "",
       });
       for (const id of ONLY) expect(row(name).get(id)).toBe("pass");
     }
@@ -193,6 +195,7 @@ describe("--batch on a class of 14 folders", () => {
     for (const id of MUTANT_IDS) {
       const r = row(`mutant-${id}`);
       expect(r.get("main_mistake"), id).toBe(id);
+      expect(r.get("mistakes")?.split(" ")[0], id).toBe(id);
       expect(Number(r.get("score")), id).toBeLessThan(MAX);
       expect(
         ONLY.some((c) => r.get(c) === "fail" || r.get(c) === "error"),

@@ -8,7 +8,14 @@ import { describe, expect, it } from "vitest";
 import { exercismReporter, type ExercismResults } from "../../grader/report/exercism.ts";
 import { githubAnnotations, githubSummary } from "../../grader/report/github.ts";
 import { gradescopeResults } from "../../grader/report/gradescope.ts";
-import { jsonReporter } from "../../grader/report/json.ts";
+import { jsonReporter, resultsJson } from "../../grader/report/json.ts";
+import {
+  gradebookCsv,
+  mainMistake,
+  namedMistakes,
+  type CaseInfo,
+} from "../../grader/batch/gradebook.ts";
+import { mistakeCounts } from "../../grader/batch/report-html.ts";
 import { junitXml } from "../../grader/report/junit.ts";
 import { textReporter } from "../../grader/report/text.ts";
 import { passed, everyRequiredPassed } from "../../grader/results.ts";
@@ -190,6 +197,49 @@ describe("github", () => {
       SKEW,
       TRUNCATED,
       `${STATIC_FIRST} (extension)`,
+    ]);
+  });
+});
+
+describe("the class's mistakes: gradebook, chart and tables read one list", () => {
+  const wrong = rawRun({ stdout: "{}" });
+  // Weights: global-assignment 1 + 1/2, arrival-order 1/2 + 1/2, round-robin 1/2.
+  const submission = resultsJson(
+    gradeResults("bob", [
+      judgedResult(LESSON_7_3, wrong, "bob", ["arrival-order", "round-robin"]),
+      judgedResult(SKEW, wrong, "bob", ["global-assignment"]),
+      judgedResult(STATIC_FIRST, wrong, "bob", ["global-assignment", "arrival-order"]),
+    ]),
+  );
+  const cases: CaseInfo[] = submission.cases.map((c) => ({
+    id: c.id,
+    title: c.title,
+    required: c.required,
+    maxPoints: c.maxPoints,
+  }));
+
+  it("orders the named mistakes by the share of failed cases each explains, ties in case order", () => {
+    expect(namedMistakes(submission)).toEqual([
+      "global-assignment",
+      "arrival-order",
+      "round-robin",
+    ]);
+    expect(mainMistake(submission)).toBe("global-assignment");
+  });
+
+  it("gradebook.csv has the main mistake and every named one; the chart counts each once", () => {
+    const [header, row] = gradebookCsv([submission], cases).trim().split("\n");
+    expect(header?.split(",").slice(-2)).toEqual(["main_mistake", "mistakes"]);
+    expect(row?.split(",").slice(-2)).toEqual([
+      "global-assignment",
+      "global-assignment arrival-order round-robin",
+    ]);
+    const counts = mistakeCounts([submission, submission]);
+    // In catalogue order.
+    expect([...counts].filter(([, n]) => n > 0)).toEqual([
+      ["global-assignment", 2],
+      ["arrival-order", 2],
+      ["round-robin", 2],
     ]);
   });
 });
