@@ -66,6 +66,8 @@ function write(root: string, path: string, text: string): string {
  * @param artefacts which to write; the diagnosis runs on the cases written here when they are
  *   among them, else on the kit's
  * @param log progress lines
+ * @param mutants the runner of the mutants for the diagnosis (kept for the caller, who disposes
+ *   of it); by default one of its own, disposed of here
  * @returns each artefact's files written, relative to `root`, in a stable order
  * @throws Error (or the grader's SetupError) when a recipe or a written case is invalid
  */
@@ -73,6 +75,7 @@ export async function generate(
   root: string,
   artefacts: readonly Artefact[] = ARTEFACTS,
   log: (line: string) => void = () => {},
+  mutants?: LiveOutcomes,
 ): Promise<Written> {
   if (resolve(root) === resolve(KIT_ROOT)) {
     throw new Error("generate writes into a copy; the CLI installs it into the kit");
@@ -95,11 +98,11 @@ export async function generate(
       written.push(...files.map((file) => `${CASES}/${file}`));
     } else {
       const cases = loadCases(casesDir, [], schemas);
-      const mutants = new LiveOutcomes(schemas);
+      const runner = mutants ?? new LiveOutcomes(schemas);
       try {
-        written.push(write(root, DIAGNOSIS, await buildDiagnosisText(cases, mutants)));
+        written.push(write(root, DIAGNOSIS, await buildDiagnosisText(cases, runner)));
       } finally {
-        mutants.dispose();
+        if (mutants === undefined) runner.dispose();
       }
     }
     all.set(artefact, written);
