@@ -5,6 +5,8 @@
  * `npm run build:diagnosis` and the kit's tests record and check that file with it.
  */
 import { rmSync } from "node:fs";
+import { availableParallelism } from "node:os";
+import pLimit from "p-limit";
 import { dirname } from "node:path";
 import { judge } from "../../verdict/verdict.ts";
 import type { Outcome } from "../../verdict/outcome.ts";
@@ -44,8 +46,8 @@ export class LiveOutcomes implements OutcomeSource {
   /** Mutant name to its program, built on first use. */
   private build(): Promise<Map<string, Program>> {
     this.programs ??= (async () => {
-      const programs = new Map<string, Program>();
-      for (const id of this.ids) {
+      // Built a few at a time (each build is its own confined bundler process), kept in `ids` order.
+      const built = await pLimit(availableParallelism()).map(this.ids, async (id) => {
         const dir = writeMutant(id);
         this.cleanup.push(() => rmSync(dirname(dir), { recursive: true, force: true }));
         const prepared = await prepareProgram(
@@ -53,6 +55,10 @@ export class LiveOutcomes implements OutcomeSource {
           MUTANT_LIMITS,
         );
         this.cleanup.push(prepared.cleanup);
+        return [id, prepared] as const;
+      });
+      const programs = new Map<string, Program>();
+      for (const [id, prepared] of built) {
         if (prepared.program === undefined) {
           throw new Error(`mutant ${id} does not build: ${prepared.errors.join("; ")}`);
         }
