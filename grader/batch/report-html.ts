@@ -163,7 +163,7 @@ function summaryTable(
       .filter(([, count]) => count > 0)
       .map(([status, count]) => `<span class="${status}">${count} ${status}</span>`)
       .join(", ");
-    return `<tr><td class="name"><a href="#${anchor}">${htmlText(s.submission)}</a></td><td class="num">${s.score}/${s.maxScore}</td><td class="num">${s.extensionScore}/${s.extensionMaxScore}</td><td class="num">${passes}/${cases.length}</td><td>${notPassed}</td><td class="id">${named.map(htmlText).join(", ")}</td></tr>`;
+    return `<tr><td class="name"><a href="#${anchor}">${htmlText(s.submission)}</a></td><td class="num">${s.score}/${s.maxScore}</td><td class="num">${s.extensionScore}/${s.extensionMaxScore}</td><td class="num">${passes}/${cases.length}</td><td>${notPassed}</td><td class="id">${named.map((id) => htmlText(id)).join(", ")}</td></tr>`;
   });
   return [
     `<table id="submissions"><thead><tr><th>Submission</th><th>Required</th><th>Extension</th><th>Cases passed</th><th>Not passed</th><th>Mistakes named (main first)</th></tr></thead><tbody>`,

@@ -243,6 +243,16 @@ const mistakes: Mistake[] = [
     moreSpecificThan: [],
   },
   {
+    id: "later-fields-not-read",
+    name: "owned partitions, generation id and rack id not read",
+    explanation:
+      "The decoder stops after the user data, as the required part allows, so it accepts version 1 to 3 bodies whose later fields are bad. The extension reads them: owned partitions (version 1+), the generation id (2+) and the rack id (3+), and rejects bytes that do not hold them.",
+    lesson: "versions-1-to-3",
+    extension: true,
+    evidence: "mutant",
+    moreSpecificThan: [],
+  },
+  {
     id: "dataview-byteoffset",
     name: "DataView built without the view's byteOffset",
     explanation:

@@ -21,7 +21,7 @@ import { decodeSubscription, type Subscription } from "./subscription.ts";
 
 const USAGE = "usage: main [--decode] [FILE]   (reads standard input when FILE is absent)";
 
-/** Exit codes of the program (DESIGN.md, "The program"). */
+/** Exit codes of the program (docs/program.md, "Exit codes"). */
 export const EXIT = { ok: 0, badSubscription: 1, badInput: 2, notImplemented: 3, bug: 70 } as const;
 
 interface InputMember {

@@ -110,6 +110,7 @@ describe("the mistake catalogue", () => {
         "negative-version-accepted",
         "truncated-tolerated",
         "truthy-instance-id",
+        "later-fields-not-read",
         "crash-on-bad-bytes",
         "bad-bytes-accepted",
         "valid-bytes-rejected",

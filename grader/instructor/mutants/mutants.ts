@@ -482,6 +482,22 @@ export const MUTANTS: ReadonlyMap<string, readonly Replacement[]> = new Map<
     ],
   ],
   [
+    "later-fields-not-read",
+    [
+      decoder(
+        "decodeSubscription",
+        `export function decodeSubscription(bytes: Uint8Array): Subscription {
+  const reader = new ByteReader(bytes);
+  const version = readVersion(reader);
+  const topics = reader.array("topics", 2, (i) => reader.string("topics", i));
+  const userData = reader.nullableBytes("userData");
+  // The mistake: version 1 to 3's fields not read (the required part's decoder).
+  return { version, topics, userData, ownedPartitions: [], generationId: -1, rackId: null };
+}`,
+      ),
+    ],
+  ],
+  [
     "dataview-byteoffset",
     [
       decoder(
