@@ -78,11 +78,27 @@ export class LiveOutcomes implements OutcomeSource {
     let outcomes = this.cache.get(c.id);
     if (outcomes === undefined) {
       outcomes = (async () => {
+        const programs = await this.build();
+        // `--decode` never calls assignRange, so on a decode case every mutant that changes only
+        // range-assignor.ts runs the reference's decoder alone: one of them runs for them all.
+        const shared = c.mode === "decode" ? [...programs.keys()].filter(assignorOnly) : [];
+        const once = new Map<Program, Promise<Outcome>>();
+        const outcomeOf = (program: Program) => {
+          let outcome = once.get(program);
+          if (outcome === undefined) {
+            outcome = runCase(program, c, MUTANT_LIMITS).then(
+              (run) => judge(c, run, this.schemas.output(c.mode), MUTANT_LIMITS.timeoutMs).outcome,
+            );
+            once.set(program, outcome);
+          }
+          return outcome;
+        };
         const runs = await Promise.all(
-          [...(await this.build())].map(async ([id, program]): Promise<[string, Outcome]> => {
-            const run = await runCase(program, c, MUTANT_LIMITS);
-            const verdict = judge(c, run, this.schemas.output(c.mode), MUTANT_LIMITS.timeoutMs);
-            return [id, verdict.outcome];
+          [...programs].map(async ([id, program]): Promise<[string, Outcome]> => {
+            const runner = shared.includes(id)
+              ? (programs.get(shared[0] ?? id) ?? program)
+              : program;
+            return [id, await outcomeOf(runner)];
           }),
         );
         return new Map(runs);
@@ -123,4 +139,9 @@ export function memberLayouts(c: Case): Map<string, MemberBytes> | undefined {
       fieldSpans(new Uint8Array(Buffer.from(m.metadata.replace(/\s+/g, ""), "hex"))),
     ]),
   );
+}
+
+/** True for a mutant whose replacements are all in range-assignor.ts. */
+function assignorOnly(id: string): boolean {
+  return (MUTANTS.get(id) ?? []).every((r) => r.file === "range-assignor.ts");
 }
