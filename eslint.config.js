@@ -10,6 +10,7 @@ export default tseslint.config(
       "**/input-validator.js",
       "test/vectors/",
       "test/submissions/",
+      "test/naming-corpus/",
     ],
   },
   js.configs.recommended,

@@ -17,7 +17,14 @@ import { stackMapper } from "./run/stack-map.ts";
 import { typeCheck } from "./run/typecheck.ts";
 import type { Reporter } from "./report/reporter.ts";
 import type { SubmissionTarget } from "./options.ts";
-import { crashNamesStand, matchMistakes, type OutcomeSource } from "./diagnose/diagnose.ts";
+import {
+  confirmNames,
+  matchMistakes,
+  mistakesFailing,
+  outcomeMistakes,
+  type NamedCase,
+  type OutcomeSource,
+} from "./diagnose/diagnose.ts";
 import type { MemberBytes } from "./diagnose/data.ts";
 import { explain } from "./explain/explain.ts";
 import { passed, type CaseResult, type GradeResults } from "./results.ts";
@@ -101,7 +108,11 @@ export function caseResult(
     verdict = {
       status: verdict.status,
       reason: verdict.reason,
-      outcome: verdict.outcome,
+      // What the program printed as it crashed stays behind too.
+      outcome:
+        verdict.outcome.kind === "crash"
+          ? { ...verdict.outcome, stderr: undefined }
+          : verdict.outcome,
       message: `${PRIVATE_MESSAGES[verdict.reason]} (a private case: its input and answer are not shown)`,
     };
     run = run === null ? null : { ...run, stderr: "" };
@@ -305,9 +316,9 @@ export async function gradeSubmission(options: GradeOptions): Promise<GradeResul
       null,
       { rerun: options.rerunCommand(c.id) },
     );
-  // A crash's named mistakes stand only if every diagnosed crash is explained (crashNamesStand):
-  // the mistakes named on each crash, and how to rebuild a result held until that is known.
-  const crashNames: (readonly string[])[] = [];
+  // Names are checked against every case once all have run (confirmNames): what each case tells
+  // about them, and how to rebuild a result that named a mistake, held back until then.
+  const named: (NamedCase | undefined)[] = new Array<NamedCase | undefined>(cases.length);
   const held = new Map<number, (mistakes: string[]) => CaseResult>();
   let allRun = false;
   const publish = () => {
@@ -355,38 +366,55 @@ export async function gradeSubmission(options: GradeOptions): Promise<GradeResul
         const verdict = judge(c, run, options.schemas.output(c.mode), options.timeoutMs);
         // The diagnosis: the mistakes the outcome shows, and the bytes' recorded layouts.
         let mistakes: string[] = [];
+        let fallback: string[] = [];
         let layouts: ReadonlyMap<string, MemberBytes> | undefined;
         let diagnosed = false;
-        if (!passed(verdict) && options.diagnosis !== undefined) {
-          const outcomes = await options.diagnosis.outcomesFor(c);
-          layouts = await options.diagnosis.layoutsFor?.(c);
-          if (outcomes !== undefined) {
-            diagnosed = true;
-            const offsets = await options.diagnosis.offsetsFor?.(c);
-            mistakes = matchMistakes(verdict.outcome, c.expected, outcomes, { offsets, layouts });
+        let failedByEveryMutantOf: ReadonlySet<string> = new Set();
+        if (options.diagnosis !== undefined) {
+          // A passed case is evidence too, from data at hand (never run mutants just for it).
+          const outcomes = passed(verdict)
+            ? await options.diagnosis.knownOutcomesFor?.(c)
+            : await options.diagnosis.outcomesFor(c);
+          if (outcomes !== undefined) failedByEveryMutantOf = mistakesFailing(c, outcomes);
+          if (!passed(verdict)) {
+            layouts = await options.diagnosis.layoutsFor?.(c);
+            if (outcomes !== undefined) {
+              diagnosed = true;
+              const offsets = await options.diagnosis.offsetsFor?.(c);
+              mistakes = matchMistakes(verdict.outcome, c.expected, outcomes, { offsets, layouts });
+              fallback = outcomeMistakes(verdict.outcome, c.expected, layouts);
+            }
           }
         }
-        const result = (named: string[]) =>
+        const result = (names: string[]) =>
           caseResult(c, verdict, run, {
             rerun: options.rerunCommand(c.id),
-            mistakes: named,
+            mistakes: names,
             layouts,
           });
-        if (diagnosed && verdict.outcome.kind === "crash") {
-          crashNames.push(mistakes);
-          if (mistakes.length > 0) held.set(index, result);
-        }
+        named[index] = {
+          passed: passed(verdict),
+          named: mistakes,
+          fallback,
+          diagnosed,
+          crashed: verdict.outcome.kind === "crash",
+          failedByEveryMutantOf,
+        };
+        if (mistakes.length > 0) held.set(index, result);
         results[index] = result(mistakes);
         publish();
       };
       // Cases start in case order, `concurrency` at a time (p-limit keeps the queue).
       await pLimit(Math.max(1, options.concurrency)).map(cases, gradeCase);
       allRun = true;
-      if (!crashNamesStand(crashNames)) {
-        for (const [index, rebuild] of held) {
-          if (results[index] !== undefined) results[index] = rebuild([]);
-        }
-      }
+      // Cases that did not run (aborted) have nothing to say.
+      const graded = named.flatMap((n, i) => (n === undefined ? [] : [[i, n] as const]));
+      const confirmed = confirmNames(graded.map(([, n]) => n));
+      graded.forEach(([index], k) => {
+        const rebuild = held.get(index);
+        if (rebuild !== undefined && results[index] !== undefined)
+          results[index] = rebuild(confirmed[k] ?? []);
+      });
       publish();
     }
   } finally {

@@ -25,6 +25,11 @@ export interface Mistake {
    */
   evidence: "mutant" | "outcome";
   /**
+   * For a mistake whose mutants crash: what a crash must say to be this mistake (tested against
+   * the start of the program's standard error); without it any crash where the mutant crashed is.
+   */
+  crashEvidence?: RegExp;
+  /**
    * Mistakes this one is a special case of: when a submission matches this one and some of
    * these on the same case, this one alone is named.
    */
@@ -290,6 +295,9 @@ const mistakes: Mistake[] = [
     lesson: "bad-bytes",
     extension: false,
     evidence: "mutant",
+    // A read past the end in Node (DataView, Buffer) and in other languages' runtimes.
+    crashEvidence:
+      /RangeError|ERR_OUT_OF_RANGE|ERR_BUFFER_OUT_OF_BOUNDS|out of (?:range|bounds)|outside the bounds|IndexError|struct\.error|unpack requires|EOFError|index out of range/i,
     moreSpecificThan: [],
   },
   {

@@ -16,6 +16,11 @@ import { loadDiagnosisData, outcomeHash, type CaseDiagnosis, type MemberBytes } 
 export interface OutcomeSource {
   /** Mutant name to outcome hash on this case, or undefined when this source cannot tell. */
   outcomesFor(c: Case): Promise<Map<string, string> | undefined>;
+  /**
+   * Like outcomesFor, but only from what is at hand (recorded, or already run): undefined rather
+   * than running anything. For cases a program passed, whose outcomes are a bonus.
+   */
+  knownOutcomesFor?(c: Case): Promise<Map<string, string> | undefined>;
   /** Mutant name to the offset it reported when it rejected bytes (the field it stopped in). */
   offsetsFor?(c: Case): Promise<Map<string, number> | undefined>;
   /**
@@ -39,6 +44,9 @@ export class FileOutcomes implements OutcomeSource {
   outcomesFor(c: Case): Promise<Map<string, string> | undefined> {
     return Promise.resolve(this.caseData(c)?.outcomes);
   }
+  knownOutcomesFor(c: Case): Promise<Map<string, string> | undefined> {
+    return this.outcomesFor(c);
+  }
   offsetsFor(c: Case): Promise<Map<string, number> | undefined> {
     return Promise.resolve(this.caseData(c)?.offsets);
   }
@@ -53,6 +61,13 @@ export class FirstOf implements OutcomeSource {
   async outcomesFor(c: Case): Promise<Map<string, string> | undefined> {
     for (const source of this.sources) {
       const outcomes = await source.outcomesFor(c);
+      if (outcomes !== undefined) return outcomes;
+    }
+    return undefined;
+  }
+  async knownOutcomesFor(c: Case): Promise<Map<string, string> | undefined> {
+    for (const source of this.sources) {
+      const outcomes = await source.knownOutcomesFor?.(c);
       if (outcomes !== undefined) return outcomes;
     }
     return undefined;
@@ -128,7 +143,7 @@ function stoppedInSameField(
  * (for a case that expects an error, only when the case's recorded layout shows that member's
  * bytes are valid).
  */
-function outcomeMistakes(
+export function outcomeMistakes(
   outcome: Outcome,
   expected: Case["expected"],
   layouts: ReadonlyMap<string, MemberBytes> | undefined,
@@ -173,6 +188,9 @@ export function matchMistakes(
     if (mutantHash !== hash) continue;
     if (outcome.kind === "error" && !stoppedInSameField(outcome, offsets?.get(mutant), layouts))
       continue;
+    const evidence = catalogue.get(mistakeOf(mutant))?.crashEvidence;
+    if (outcome.kind === "crash" && evidence !== undefined && !evidence.test(outcome.stderr ?? ""))
+      continue;
     shown.add(mistakeOf(mutant));
   }
   const matches = [...catalogue.values()]
@@ -189,15 +207,84 @@ export function matchMistakes(
   return matches.length > 1 && specific !== undefined ? [specific] : matches;
 }
 
+/** The outcome a case expects, as the verdict compares it. */
+function expectedOutcome(c: Case): Outcome {
+  return "error" in c.expected
+    ? { kind: "error", member: c.expected.error.member }
+    : { kind: "output", mode: c.mode, output: c.expected.output };
+}
+
 /**
- * Whether the mistakes named on a program's crashes stand: only when every crash the diagnosis
- * looked at is explained by some mistake. A program that also crashes where no mistake explains
- * it crashes for a reason of its own, so a crash elsewhere is no evidence of a named mistake
- * either (e.g. a crash on every case is not `unknown-topic-crash` on the case with an unknown
- * topic).
+ * The mutant mistakes every one of whose mutants fails the case (their outcome is not the
+ * expected one): a program that passes it does not have them.
  *
- * @param crashes the mistakes named on each diagnosed case the program crashed on
+ * @param mutantOutcomes mutant name to the hash of its outcome on the case
  */
-export function crashNamesStand(crashes: readonly (readonly string[])[]): boolean {
-  return crashes.every((named) => named.length > 0);
+export function mistakesFailing(c: Case, mutantOutcomes: ReadonlyMap<string, string>): Set<string> {
+  const right = outcomeHash(expectedOutcome(c));
+  const passes = new Set<string>();
+  const mistakes = new Set<string>();
+  for (const [mutant, hash] of mutantOutcomes) {
+    mistakes.add(mistakeOf(mutant));
+    if (hash === right) passes.add(mistakeOf(mutant));
+  }
+  return new Set([...mistakes].filter((id) => !passes.has(id)));
+}
+
+/** What the submission-level pass needs of one graded case (see confirmNames). */
+export interface NamedCase {
+  /** The case passed. */
+  passed: boolean;
+  /** The mistakes matchMistakes named on it (for a failed case with diagnosis data). */
+  named: readonly string[];
+  /** The outcome mistakes its outcome shows by itself (outcomeMistakes), the fallback. */
+  fallback: readonly string[];
+  /** Diagnosis data covered the case (mutant outcomes were known). */
+  diagnosed: boolean;
+  /** The program crashed on it. */
+  crashed: boolean;
+  /** The mistakes every one of whose mutants fails the case (from the diagnosis data). */
+  failedByEveryMutantOf: ReadonlySet<string>;
+}
+
+/**
+ * The names that stand once every case of a submission is graded: a name on one case is a
+ * promise about the whole program, so each is checked against the other cases (a precise name or
+ * none), in this order:
+ *
+ * 1. A mutant mistake is dropped when the program passed a case that every mutant of it fails: a
+ *    program with that mistake would have failed there too.
+ * 2. Names on crashes stand only when every diagnosed crash is explained by some mistake: a
+ *    program that also crashes where no mistake explains it crashes for a reason of its own (e.g.
+ *    a crash on every case is not `unknown-topic-crash` on the case with an unknown topic).
+ * 3. Where a case names several mistakes and some of them are named alone on another case, only
+ *    those stay: the program has been shown to have them, and they explain this case as well.
+ *
+ * A case left with no name gets its outcome mistakes (a crash or an answer on bad bytes, a valid
+ * member rejected), as matchMistakes gives when no mutant matches.
+ *
+ * @param cases every case of the submission, in any order
+ * @returns the names for each case, in the same order
+ */
+export function confirmNames(cases: readonly NamedCase[]): string[][] {
+  const contradicted = new Set<string>();
+  for (const c of cases)
+    if (c.passed) for (const id of c.failedByEveryMutantOf) contradicted.add(id);
+  let named = cases.map((c) => c.named.filter((id) => !contradicted.has(id)));
+  const crashes = cases.flatMap((c, i) => (c.diagnosed && c.crashed ? [i] : []));
+  const unexplainedCrash = crashes.some(
+    (i) => (named[i] ?? []).length === 0 && (cases[i]?.fallback ?? []).length === 0,
+  );
+  if (unexplainedCrash) for (const i of crashes) named[i] = [];
+  const alone = new Set(named.filter((n) => n.length === 1).map((n) => n[0] ?? ""));
+  named = named.map((n) => {
+    const shown = n.filter((id) => alone.has(id));
+    return n.length > 1 && shown.length > 0 ? shown : n;
+  });
+  return named.map((n, i) => {
+    const c = cases[i];
+    if (n.length > 0 || c === undefined) return n;
+    // A crash whose names fell with an unexplained crash elsewhere keeps none.
+    return unexplainedCrash && c.crashed ? [] : [...c.fallback];
+  });
 }

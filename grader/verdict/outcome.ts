@@ -14,7 +14,13 @@ export type Outcome =
       /** The offset the program's error line reported (`at offset N`), if any: not in the key. */
       offset?: number | undefined;
     }
-  | { kind: "crash"; exitCode: number | null; signal: string | null }
+  | {
+      kind: "crash";
+      exitCode: number | null;
+      signal: string | null;
+      /** The start of the program's standard error (what it said as it died): not in the key. */
+      stderr?: string | undefined;
+    }
   | { kind: "invalid-output" }
   | { kind: "not-implemented" }
   | { kind: "timeout" }

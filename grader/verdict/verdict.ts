@@ -291,7 +291,7 @@ export function judge(
             ? `got ${JSON.stringify(stderrLine.slice(0, 200))}`
             : `an uncaught exception: ${uncaughtErrorOf(run.stderr)}`
         }`,
-        { kind: "crash", exitCode: 1, signal: null },
+        { kind: "crash", exitCode: 1, signal: null, stderr: run.stderr.slice(0, 4000) },
       );
     }
     const outcome: Outcome = { kind: "error", member, offset: reportedOffset(stderrLine) };
@@ -329,6 +329,7 @@ export function judge(
       kind: "crash",
       exitCode: run.exitCode,
       signal: run.signal,
+      stderr: run.stderr.slice(0, 4000),
     },
   );
 }

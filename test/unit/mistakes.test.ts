@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { CATALOGUE, mistakeOf, type Mistake } from "../../grader/diagnose/catalogue.ts";
 import { loadDiagnosisData, outcomeHash, type CaseDiagnosis } from "../../grader/diagnose/data.ts";
 import {
-  crashNamesStand,
+  confirmNames,
   fieldAt,
   FileOutcomes,
   matchMistakes,
@@ -334,12 +334,94 @@ describe("matchMistakes", () => {
     }
   });
 
-  it("keeps the names on crashes only when every crash is explained", () => {
-    expect(crashNamesStand([["unknown-topic-crash"], ["crash-on-bad-bytes"]])).toBe(true);
-    expect(crashNamesStand([])).toBe(true);
-    expect(crashNamesStand([["unknown-topic-crash"], []])).toBe(false);
+  it("names a crash's mistake only when the crash shows its own evidence", () => {
+    const crashed = new Map([
+      ["truncated-tolerated", outcomeHash({ kind: "crash", exitCode: 70, signal: null })],
+    ]);
+    const crash = (stderr: string) =>
+      ({ kind: "crash", exitCode: 70, signal: null, stderr }) as const;
+    const bounds =
+      "internal error (a bug, not bad input):\nRangeError: Offset is outside the bounds of the DataView";
+    expect(matchMistakes(crash(bounds), rejects("m"), crashed)).toEqual(["truncated-tolerated"]);
+    // A plain Error thrown on purpose is a crash on bad bytes, not a read past the end.
+    const plain = "internal error (a bug, not bad input):\nError: bad bytes";
+    expect(matchMistakes(crash(plain), rejects("m"), crashed)).toEqual(["crash-on-bad-bytes"]);
+  });
+});
+
+describe("confirmNames: a name is checked against every case of the submission", () => {
+  const base = {
+    passed: false,
+    named: [] as string[],
+    fallback: [] as string[],
+    diagnosed: true,
+    crashed: false,
+    failedByEveryMutantOf: new Set<string>(),
+  };
+  const failed = (named: string[], more: Partial<typeof base> = {}) => ({
+    ...base,
+    named,
+    ...more,
+  });
+  const passedCase = (failing: string[]) => ({
+    ...base,
+    passed: true,
+    failedByEveryMutantOf: new Set(failing),
   });
 
+  it("keeps names no other case contradicts", () => {
+    expect(confirmNames([failed(["numeric-order"]), passedCase(["arrival-order"])])).toEqual([
+      ["numeric-order"],
+      [],
+    ]);
+  });
+
+  it("drops a mistake the program shows it does not have: it passed a case all its mutants fail", () => {
+    const crash = failed(["unknown-topic-crash"], { crashed: true });
+    expect(confirmNames([crash, passedCase(["unknown-topic-crash"])])).toEqual([[], []]);
+    // What the outcome shows by itself stays: an answer where Kafka rejects the bytes.
+    const accepted = failed(["truncated-tolerated"], { fallback: ["bad-bytes-accepted"] });
+    expect(confirmNames([accepted, passedCase(["truncated-tolerated"])])).toEqual([
+      ["bad-bytes-accepted"],
+      [],
+    ]);
+  });
+
+  it("keeps names on crashes only when every crash is explained", () => {
+    const unknownTopic = failed(["unknown-topic-crash"], { crashed: true });
+    const badBytes = failed(["crash-on-bad-bytes"], {
+      crashed: true,
+      fallback: ["crash-on-bad-bytes"],
+    });
+    expect(confirmNames([unknownTopic, badBytes])).toEqual([
+      ["unknown-topic-crash"],
+      ["crash-on-bad-bytes"],
+    ]);
+    const unexplained = failed([], { crashed: true });
+    expect(confirmNames([unknownTopic, badBytes, unexplained])).toEqual([[], [], []]);
+    // A crash the diagnosis could not look at (no data for its case) is no evidence either way.
+    const unknown = failed([], { crashed: true, diagnosed: false });
+    expect(confirmNames([unknownTopic, unknown])).toEqual([["unknown-topic-crash"], []]);
+  });
+
+  it("keeps, among several names, those another case names alone", () => {
+    expect(
+      confirmNames([
+        failed(["dataview-byteoffset"]),
+        failed(["newer-versions-rejected", "dataview-byteoffset"]),
+        failed(["global-assignment", "unsubscribed-topics-assigned"]),
+      ]),
+    ).toEqual([
+      ["dataview-byteoffset"],
+      ["dataview-byteoffset"],
+      ["global-assignment", "unsubscribed-topics-assigned"],
+    ]);
+  });
+});
+
+describe("matchMistakes, limits", () => {
+  const valid = { output: {} } as const;
+  const rejects = (member: string) => ({ error: { member } }) as const;
   it("never names the starter's stubs, timeouts or limits", () => {
     for (const kind of [
       "not-implemented",
