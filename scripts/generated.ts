@@ -100,7 +100,7 @@ export async function generate(
       const cases = loadCases(casesDir, [], schemas);
       const runner = mutants ?? new LiveOutcomes(schemas);
       try {
-        written.push(write(root, DIAGNOSIS, await buildDiagnosisText(cases, runner)));
+        written.push(write(root, DIAGNOSIS, await buildDiagnosisText(cases, runner, casesDir)));
       } finally {
         if (mutants === undefined) runner.dispose();
       }

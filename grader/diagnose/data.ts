@@ -41,6 +41,11 @@ export interface CaseDiagnosis {
 /** The file's JSON shape. */
 export interface DiagnosisJson {
   note: string;
+  /**
+   * A hash of everything the outcomes depend on (diagnosisInputs, instructor kit): equal when the
+   * file was generated from the kit's present sources, cases and packages.
+   */
+  inputs?: string;
   cases: {
     id: string;
     hash: string;

@@ -1,46 +1,38 @@
-// Every generated file is current: what `npm run generate` writes (scripts/generated.ts) is
-// regenerated into a temporary folder (the input validators, the built-in cases from their
-// recipes, the diagnosis data from running every mutant on those cases) and must equal the kit's
-// files byte for byte, with no generated file left over in the kit.
+// Every generated file is current: the input validators and the built-in cases are regenerated
+// into a temporary folder (from the schema and the recipes) and must equal the kit's files byte for
+// byte; grader/diagnose/diagnosis.json must have been generated from the kit's present sources,
+// cases and packages (the hash of its inputs it records), and a live spot check runs every mutant
+// on a case its mistake is claimed by: the outcome is the recorded one, and the grader names that
+// mistake alone from it. Running every mutant on every case again (`npm run generate -- --check`,
+// a minute and a half on 2 cores) is CI's, after npm test (.ci/run).
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DIAGNOSIS_FILE } from "../../grader/diagnose/data.ts";
+import {
+  DIAGNOSIS_FILE,
+  loadDiagnosisData,
+  type DiagnosisJson,
+} from "../../grader/diagnose/data.ts";
 import { BUILT_IN_CASES_DIR } from "../../grader/kit.ts";
 import { CASE_FILES } from "../../fixtures/recipes/write.ts";
 import { differences, generate, type Written } from "../../scripts/generated.ts";
 import { VALIDATOR_TARGETS } from "../../scripts/validator-source.ts";
 import { ROOT } from "../helpers/program.ts";
-import { FixtureSchemas, loadCases, type Case } from "../../grader/cases/load.ts";
+import { FixtureSchemas, loadCases } from "../../grader/cases/load.ts";
 import { CATALOGUE, mistakeOf } from "../../grader/diagnose/catalogue.ts";
-import { matchMistakes } from "../../grader/diagnose/diagnose.ts";
-import { outcomeKey, type Outcome } from "../../grader/verdict/outcome.ts";
-import { LiveOutcomes, memberLayouts } from "../../grader/instructor/mutants/live.ts";
-
-/** "pass" when an outcome is the case's expected one (as the verdict decides), else "fail". */
-function judgedOutcome(c: Case, outcome: Outcome): "pass" | "fail" {
-  const expected: Outcome =
-    "error" in c.expected
-      ? { kind: "error", member: c.expected.error.member }
-      : { kind: "output", mode: c.mode, output: c.expected.output };
-  return outcomeKey(outcome) === outcomeKey(expected) ? "pass" : "fail";
-}
+import { FileOutcomes, matchMistakes } from "../../grader/diagnose/diagnose.ts";
+import { LiveOutcomes } from "../../grader/instructor/mutants/live.ts";
+import { MUTANTS } from "../../grader/instructor/mutants/mutants.ts";
+import { diagnosisInputs } from "../../grader/instructor/mutants/diagnosis-json.ts";
 
 describe("the generated files are current (npm run generate)", () => {
   const root = mkdtempSync(join(tmpdir(), "kit-generated-"));
   let written: Written = new Map();
-  const schemas = new FixtureSchemas();
-  // Kept after generating: every mutant's real outcome on every case, for the naming check below.
-  const mutants = new LiveOutcomes(schemas);
-  // The diagnosis runs every mutant on every case: a few minutes on 2 cores.
   beforeAll(async () => {
-    written = await generate(root, undefined, undefined, mutants);
-  }, 900_000);
-  afterAll(() => {
-    mutants.dispose();
-    rmSync(root, { recursive: true, force: true });
-  });
+    written = await generate(root, ["validator", "cases"]);
+  }, 300_000);
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
 
   it.each(VALIDATOR_TARGETS)("%s/input-validator.* is what the schema compiles to", (target) => {
     for (const file of ["input-validator.js", "input-validator.d.ts"]) {
@@ -64,32 +56,49 @@ describe("the generated files are current (npm run generate)", () => {
     }
   });
 
-  it("grader/diagnose/diagnosis.json is what running the mutants on those cases gives", () => {
-    expect(readFileSync(DIAGNOSIS_FILE, "utf8")).toBe(
-      readFileSync(join(root, "grader", "diagnose", "diagnosis.json"), "utf8"),
-    );
+  it("grader/diagnose/diagnosis.json was generated from the kit's present inputs", () => {
+    const json = JSON.parse(readFileSync(DIAGNOSIS_FILE, "utf8")) as DiagnosisJson;
+    expect(
+      json.inputs,
+      "a source, case or package the mutants' outcomes depend on changed: npm run generate",
+    ).toBe(diagnosisInputs());
   });
 
-  it("every mutant mistake is named alone, from a mutant's real outcome, on at least one case", async () => {
-    const cases = loadCases(BUILT_IN_CASES_DIR, [], schemas);
-    const namedAlone = new Map<string, string>();
-    for (const c of cases) {
-      const outcomes = await mutants.outcomes(c);
-      const evidence = { offsets: await mutants.offsetsFor(c), layouts: memberLayouts(c) };
-      const hashes = await mutants.outcomesFor(c);
-      for (const [name, outcome] of outcomes) {
-        const verdict = judgedOutcome(c, outcome);
-        if (verdict === "pass") continue;
-        const named = matchMistakes(outcome, c.expected, hashes, evidence);
-        if (named.length === 1 && named[0] === mistakeOf(name)) namedAlone.set(named[0], c.id);
-      }
-    }
-    const mutantMistakes = [...CATALOGUE.values()].filter((m) => m.evidence === "mutant");
-    expect(mutantMistakes.filter((m) => !namedAlone.has(m.id)).map((m) => m.id)).toEqual([]);
-  });
-
-  it("every artefact is written and nothing generated differs or is stale", () => {
-    expect([...written.keys()]).toEqual(["validator", "cases", "diagnosis"]);
+  it("nothing else generated differs or is stale", () => {
+    expect([...written.keys()]).toEqual(["validator", "cases"]);
     expect(differences(root, written)).toEqual([]);
   });
+});
+
+describe("the recorded outcomes, spot-checked live: each mutant on a case that claims its mistake", () => {
+  const schemas = new FixtureSchemas();
+  const cases = loadCases(BUILT_IN_CASES_DIR, [], schemas);
+  const recorded = new FileOutcomes(loadDiagnosisData());
+  const mutantMistakes = [...CATALOGUE.values()].filter((m) => m.evidence === "mutant");
+  const runners: LiveOutcomes[] = [];
+  afterAll(() => {
+    for (const runner of runners) runner.dispose();
+  });
+
+  it.each(mutantMistakes.map((m) => [m.id] as const))(
+    "%s: its mutants do what diagnosis.json says, and the grader names it alone",
+    async (id) => {
+      const c = cases.find((k) => k.mistakes.includes(id));
+      if (c === undefined) throw new Error(`no case claims ${id}`);
+      const data = recorded.caseData(c);
+      if (data === undefined) throw new Error(`${c.id} is not in diagnosis.json`);
+      const forms = [...MUTANTS.keys()].filter((name) => mistakeOf(name) === id);
+      const runner = new LiveOutcomes(schemas, forms);
+      runners.push(runner);
+      const live = await runner.outcomes(c);
+      const hashes = await runner.outcomesFor(c);
+      for (const form of forms) expect(hashes.get(form), form).toBe(data.outcomes.get(form));
+      const evidence = { offsets: data.offsets, layouts: data.members };
+      const named = [...live.values()].map((outcome) =>
+        matchMistakes(outcome, c.expected, data.outcomes, evidence),
+      );
+      expect(named, `${id} on ${c.id}`).toContainEqual([id]);
+    },
+    120_000,
+  );
 });
