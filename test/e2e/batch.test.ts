@@ -459,7 +459,7 @@ describe("templates/github-instructor/grade-class.yml", () => {
       job.map((s) => s.run).filter((r): r is string => r !== undefined && r.includes("grade"));
     const shardCommands = commands(gradeJob.steps);
     expect(shardCommands).toEqual([
-      'sudo env "PATH=$PATH" npm run -s grade -- --batch submissions --shard ${{ matrix.shard }}/4 --report-dir out/shard-${{ matrix.shard }}',
+      'sudo -E env "PATH=$PATH" npm run -s grade -- --batch submissions --shard ${{ matrix.shard }}/4 --report-dir out/shard-${{ matrix.shard }}',
     ]);
     for (const shard of gradeJob.strategy?.matrix.shard ?? []) {
       for (const command of shardCommands) {

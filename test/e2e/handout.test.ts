@@ -407,7 +407,7 @@ describe("the handout on its own: installed from its lockfile, graded through np
         "actions/checkout@v5",
         "actions/setup-node@v5",
         "npm ci",
-        'sudo env "PATH=$PATH" npm run -s grade -- --format github',
+        'sudo -E env "PATH=$PATH" npm run -s grade -- --format github',
       ]);
       expect(steps[1]?.with).toEqual({ "node-version": 24, cache: "npm" });
     });

@@ -79,7 +79,7 @@ describe("templates/gitlab/.gitlab-ci.yml", () => {
   const job = (parseYaml(text) as { grade: GitlabJob }).grade;
 
   it("is a job that installs from the lockfile and publishes junit.xml even when grading fails", () => {
-    expect(job.image).toMatch(/^node:20/);
+    expect(job.image).toBe("node:24");
     expect(job.script[0]).toMatch(/^npm ci\b/);
     expect(job.artifacts.when).toBe("always");
     expect(job.artifacts.reports.junit).toBe("junit.xml");
