@@ -13,7 +13,7 @@ import { BUILT_IN_CASES_DIR, isInstructorKit, kitVersion } from "./kit.ts";
 import { MEMORY_MIB, OUTPUT_CAP_BYTES } from "./limits.ts";
 import { rerunCommand, type GradeCommand, type SubmissionTarget } from "./options.ts";
 import type { Reporter } from "./report/reporter.ts";
-import { sandboxFeatures, sandboxWarnings } from "./run/sandbox.ts";
+import { nodeUnreachable, sandboxFeatures, sandboxWarnings } from "./run/sandbox.ts";
 
 export interface GradingContext {
   schemas: FixtureSchemas;
@@ -39,6 +39,12 @@ export async function prepareGrading(command: GradeCommand): Promise<GradingCont
     throw new SetupError(
       `${command.action === "batch" ? "--batch" : "--cmd"} runs other people's code, and this machine gives the grader no namespaces to isolate it (${sandboxFeatures().weaker ?? "no isolation"}). Run the grader as root (sudo npm run grade -- ...), or pass --allow-unisolated to accept that programs run as your user, can write where you can and signal your processes (docs/sandbox.md).`,
     );
+  }
+  // The sandbox starts the grader's own Node for every TypeScript program and build (not for a
+  // --cmd program): refuse at once, saying why, rather than fail every case.
+  if (command.submission.kind !== "command") {
+    const problem = nodeUnreachable(sandboxFeatures().mode);
+    if (problem !== undefined) throw new SetupError(problem);
   }
   const schemas = new FixtureSchemas();
   let cases = loadCases(BUILT_IN_CASES_DIR, command.fixtures, schemas);

@@ -20,7 +20,7 @@
  * program's exit status and the CPU time it used (`times`) on a file descriptor the program does
  * not inherit.
  */
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve, sep } from "node:path";
@@ -34,7 +34,7 @@ export type IsolationMode = "root" | "user-namespace" | "none";
 /** What this machine's sandbox can do, detected once per grader process. */
 export interface SandboxFeatures {
   mode: IsolationMode;
-  /** Node's permission-model flag for this Node version. */
+  /** The flag that turns on Node's permission model in this Node (permissionModelFlag). */
   permissionFlag: string;
   /** Process groups can be killed (not on Windows). */
   processGroups: boolean;
@@ -67,20 +67,67 @@ function works(command: string, args: string[]): boolean {
   }
 }
 
+/** The flags that turn on Node's permission model: `--permission` from Node 22.13 and 23.5 (and
+ * the only one from 26), `--experimental-permission` from 20.0 until then. */
+export const PERMISSION_FLAGS = ["--permission", "--experimental-permission"] as const;
+
+/** Two folders the probe allows, one it does not: the grader passes one `--allow-fs-read` per folder. */
+const PROBE_ALLOWED = ["/kit-permission-probe-a", "/kit-permission-probe-b"];
+/** What the probe prints when the model is on and behaves as the grader relies on. */
+const PROBE_ON = "permission model on";
 /**
- * The flag that turns on Node's permission model in this Node (the one that runs programs), found
- * by asking Node which flags it knows, not by its version: `--permission` from 22.13 and 23.5,
- * `--experimental-permission` before (20.x, 22.0-22.12).
+ * Run with `node FLAG --allow-fs-read=A --allow-fs-read=B -e`: the model is on, both folders are
+ * readable (several flags add up, as on Node 20.x after nodejs/node#49047), nothing else is, no
+ * writes, no child processes, no workers, and a real read outside is denied.
+ */
+const PROBE_SCRIPT = `
+const p = process.permission;
+let denied = false;
+try { require("node:fs").readdirSync("/"); } catch (e) { denied = e.code === "ERR_ACCESS_DENIED"; }
+const on = p !== undefined && denied && p.has("fs.read", "${PROBE_ALLOWED[0]}") &&
+  p.has("fs.read", "${PROBE_ALLOWED[1]}") && !p.has("fs.read", "/kit-permission-probe-c") &&
+  !p.has("fs.write") && !p.has("child") && !p.has("worker");
+process.stdout.write(on ? "${PROBE_ON}" : "permission model off");
+`;
+
+/**
+ * The flag that turns on Node's permission model in the Node that runs programs, found by running
+ * that Node with each flag (PERMISSION_FLAGS) and checking that the model is on and denies what the
+ * grader relies on, never by its version. Node 20.x and 22.0-22.12 accept only
+ * `--experimental-permission`, 22.13+ both, 26 only `--permission` (Node's changelogs).
  *
- * @throws SetupError for a Node without a permission model: programs are never run without it
+ * @param node the Node binary to probe (the grader's own, which runs programs)
+ * @param known the flags Node says it accepts in NODE_OPTIONS: only the order tried depends on
+ *   them, to spare a start on Node 20 and 22.0-22.12
+ * @returns the flag, e.g. `--permission`
+ * @throws SetupError when no flag turns the model on: programs are never run without it
  */
 export function permissionModelFlag(
+  node: string = process.execPath,
   known: ReadonlySet<string> = process.allowedNodeEnvironmentFlags,
 ): string {
-  if (known.has("--permission")) return "--permission";
-  if (known.has("--experimental-permission")) return "--experimental-permission";
+  const order = [...PERMISSION_FLAGS].sort((a, b) => Number(known.has(b)) - Number(known.has(a)));
+  const said: string[] = [];
+  for (const flag of order) {
+    const probe = spawnSync(
+      node,
+      [
+        flag,
+        "--no-warnings",
+        ...PROBE_ALLOWED.map((d) => `--allow-fs-read=${d}`),
+        "-e",
+        PROBE_SCRIPT,
+      ],
+      { encoding: "utf8", timeout: 10_000, env: { PATH: "/usr/bin:/bin" } },
+    );
+    if (probe.status === 0 && probe.stdout === PROBE_ON) return flag;
+    const output = `${probe.stdout ?? ""}${probe.stderr ?? ""}`.trim().split("\n")[0] ?? "";
+    said.push(
+      `${flag}: ${probe.error?.message ?? (output === "" ? `exit ${String(probe.status)}` : output)}`,
+    );
+  }
   throw new SetupError(
-    `Node ${process.version} has no permission model, which the grader needs to run programs: use Node 20.19 or later (22, 24 or 26)`,
+    `the Node that runs programs (${node}) has no permission model the grader can use, and the grader never runs programs without one (${said.join("; ")}). Use Node.js 20.19 or later 20.x, 22.12 or later, 24 or 26.`,
   );
 }
 
@@ -229,6 +276,42 @@ const isInside = (path: string, dir: string) => path === dir || path.startsWith(
 
 /** Folders every namespaced run gets fresh and empty, so nothing under them needs hiding. */
 const PRIVATE_DIRS = ["/tmp", "/var/tmp", SANDBOX_DIR];
+/**
+ * Why runs in this sandbox mode could not start `node` (the grader's own binary: it runs every
+ * TypeScript program, the bundler and tsc), or undefined when they can. In the namespaced modes a
+ * run gets empty /tmp, /var/tmp and /dev/shm, so a Node installed under them is gone; as root a run
+ * is a run identity with no groups, which only the "other" permission bits let through.
+ *
+ * @param mode the sandbox's mode
+ * @param node the Node binary, e.g. process.execPath (symbolic links are followed)
+ * @param privateDirs the folders every run gets empty
+ * @returns the message for the instructor, or undefined
+ */
+export function nodeUnreachable(
+  mode: IsolationMode,
+  node: string = process.execPath,
+  privateDirs: readonly string[] = PRIVATE_DIRS,
+): string | undefined {
+  if (mode === "none") return undefined;
+  const real = realpathSync(node);
+  const fix = "install Node.js where every user can read it (e.g. under /usr/local or /opt)";
+  for (const dir of privateDirs) {
+    if (existsSync(dir) && isInside(real, realpathSync(dir))) {
+      return `Node.js is at ${real}, under ${dir}, which every sandboxed run gets empty: ${fix}`;
+    }
+  }
+  if (mode !== "root") return undefined;
+  // The file must be executable by others, and every folder above it searchable by others.
+  const closed: string[] = [];
+  if ((statSync(real).mode & 0o001) === 0) closed.push(real);
+  for (let dir = real.slice(0, real.lastIndexOf(sep)); dir !== "";) {
+    if ((statSync(dir).mode & 0o001) === 0) closed.push(dir);
+    dir = dir.slice(0, dir.lastIndexOf(sep));
+  }
+  if (closed.length === 0) return undefined;
+  return `Node.js is at ${real}, which the sandbox's run identities cannot execute (no execute permission for others on ${closed.join(", ")}): ${fix}`;
+}
+
 /** World-writable folders besides /tmp, /var/tmp and /dev/shm on common Linux systems. */
 const OTHER_WRITABLE_DIRS = ["/run/lock", "/var/lock", "/var/crash"];
 /** Where the folder kept visible is parked while /tmp and the hidden folders are covered. */

@@ -1,12 +1,21 @@
 // The mount table every namespaced run starts with (grader/run/sandbox.ts), checked line by line:
 // what is covered, in which order, and what stays visible.
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import {
   fstabPath,
   mountTable,
+  nodeUnreachable,
   permissionModelFlag,
   type ConfinedRun,
 } from "../../grader/run/sandbox.ts";
@@ -110,17 +119,72 @@ describe("mountTable", () => {
   });
 });
 
+const dir = mkdtempSync(join(tmpdir(), "kit-sandbox-test-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** A stand-in for `node`: a shell script that answers each flag as `script` (sh, $1 = the flag) says. */
+function fakeNode(script: string): string {
+  const path = join(dir, `node-${Math.random().toString(36).slice(2)}`);
+  writeFileSync(path, `#!/bin/sh\n${script}\n`, { mode: 0o755 });
+  return path;
+}
+const ON = 'printf "permission model on"';
+const BAD = 'echo "$0: bad option: $1" >&2; exit 9';
+
 describe("permissionModelFlag", () => {
-  it("asks Node which flag it knows, whatever its version", () => {
-    expect(permissionModelFlag(new Set(["--permission", "--experimental-permission"]))).toBe(
-      "--permission",
+  it("finds the flag this Node accepts by running it, as Node's changelogs date them", () => {
+    // --permission from 22.13.0 and 23.5.0 (the only flag from 26); before, 20.x and 22.0-22.12
+    // know --experimental-permission only.
+    const [major = 0, minor = 0] = process.versions.node.split(".").map(Number);
+    const stable = major >= 24 || (major === 22 && minor >= 13) || (major === 23 && minor >= 5);
+    expect(permissionModelFlag()).toBe(stable ? "--permission" : "--experimental-permission");
+  });
+
+  it("falls back to the other flag when the first is a bad option, whatever Node claims to know", () => {
+    const node = fakeNode(`case "$1" in --experimental-permission) ${ON};; *) ${BAD};; esac`);
+    expect(permissionModelFlag(node, new Set(["--permission"]))).toBe("--experimental-permission");
+    const newer = fakeNode(`case "$1" in --permission) ${ON};; *) ${BAD};; esac`);
+    expect(permissionModelFlag(newer, new Set(["--experimental-permission"]))).toBe("--permission");
+  });
+
+  it("refuses a Node with no permission model, naming what Node said", () => {
+    expect(() => permissionModelFlag(fakeNode(BAD), new Set())).toThrow(
+      /no permission model .*--permission: \S+: bad option: --permission; --experimental-permission: \S+: bad option: --experimental-permission/,
     );
-    // Node 20 and 22.0-22.12 know only the experimental flag.
-    expect(permissionModelFlag(new Set(["--experimental-permission"]))).toBe(
-      "--experimental-permission",
+  });
+
+  it("refuses a flag that is accepted but leaves reads allowed", () => {
+    expect(() => permissionModelFlag(fakeNode('printf "permission model off"'), new Set())).toThrow(
+      /no permission model .*--permission: permission model off/,
     );
-    expect(() => permissionModelFlag(new Set(["--max-old-space-size"]))).toThrow(
-      /no permission model/,
+  });
+});
+
+describe("nodeUnreachable", () => {
+  it("is silent without namespaces, and for a Node every user can run", () => {
+    const node = fakeNode("exit 0");
+    expect(nodeUnreachable("none", node)).toBeUndefined();
+    // The fake lives under a temporary folder: no folder is private here, and it is 0755.
+    chmodSync(dir, 0o755);
+    expect(nodeUnreachable("root", node, [])).toBeUndefined();
+  });
+
+  it("names a Node under a folder every run gets empty", () => {
+    const node = fakeNode("exit 0");
+    expect(nodeUnreachable("user-namespace", node, [dir])).toBe(
+      `Node.js is at ${realpathSync(node)}, under ${dir}, which every sandboxed run gets empty: install Node.js where every user can read it (e.g. under /usr/local or /opt)`,
     );
+  });
+
+  it("names the folders a run identity cannot pass, as root only", () => {
+    const closed = join(dir, "closed");
+    mkdirSync(closed, { mode: 0o700 });
+    const node = join(closed, "node");
+    writeFileSync(node, "", { mode: 0o755 });
+    chmodSync(dir, 0o755);
+    expect(nodeUnreachable("root", node, [])).toMatch(
+      new RegExp(`no execute permission for others on ${realpathSync(closed)}\\)`),
+    );
+    expect(nodeUnreachable("user-namespace", node, [])).toBeUndefined();
   });
 });
