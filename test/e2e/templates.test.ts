@@ -160,6 +160,32 @@ describe("templates/gradescope: the bundle and run_autograder", () => {
     expect(built.stdout).toContain(`Upload ${bundle}.zip on Gradescope`);
   });
 
+  it("refuses a private case whose case.json still says TODO, naming the case and the field", () => {
+    const work = mkdtempSync(join(tmpdir(), "kit-gradescope-todo-"));
+    try {
+      const drafts = join(work, "drafts");
+      cpSync(join(CASES_DIR, "07-idle-members"), join(drafts, "01-draft"), {
+        recursive: true,
+        filter: (source) => !source.endsWith("recipe.ts"),
+      });
+      const file = join(drafts, "01-draft", "case.json");
+      const meta = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
+      writeFileSync(file, JSON.stringify({ ...meta, hint: "TODO: what to look at" }));
+      const out = join(work, "autograder");
+      const refused = run(
+        "npm",
+        ["run", "-s", "gradescope-bundle", "--", out, "--fixtures", drafts],
+        ROOT,
+      );
+      expect(refused.status).toBe(2);
+      expect(refused.stderr).toContain("\n  drafts/01-draft/case.json: hint still says TODO\n");
+      expect(existsSync(out)).toBe(false);
+      expect(existsSync(`${out}.zip`)).toBe(false);
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+  });
+
   it("OUT.zip holds the same files, setup.sh and run_autograder at its root and executable", () => {
     const zip = readFileSync(`${bundle}.zip`);
     const files = unzipSync(zip);
