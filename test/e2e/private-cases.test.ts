@@ -257,6 +257,35 @@ describe("--random N --seed S", () => {
     });
   });
 
+  it("--list-cases lists the built-in, private and generated cases with their points", () => {
+    const work = mkdtempSync(join(tmpdir(), "kit-list-cases-"));
+    cpSync(join(CASES_DIR, "07-idle-members"), join(work, "extra", "01-idle"), {
+      recursive: true,
+      filter: (source) => !source.endsWith("recipe.ts"),
+    });
+    const listed = grade([
+      "--list-cases",
+      "--fixtures",
+      join(work, "extra"),
+      "--random",
+      "2",
+      "--seed",
+      "7",
+    ]);
+    expect(listed.status, listed.stderr).toBe(0);
+    const lines = listed.stdout.split("\n");
+    // 46 built-in cases, the private one, the 2 generated ones (1 point each, required), and
+    // the final newline.
+    expect(lines).toHaveLength(50);
+    expect(lines[0]).toBe("01-lesson-7-partitions-3-members\t2\trequired");
+    expect(lines.slice(-4)).toEqual([
+      "extra/01-idle\t2\trequired",
+      "random/001\t1\trequired",
+      "random/002\t1\trequired",
+      "",
+    ]);
+  });
+
   it("--seed without --random is a usage error (exit 2)", () => {
     const run = grade(["solution", "--seed", "42"]);
     expect(run.status).toBe(2);
