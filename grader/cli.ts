@@ -6,7 +6,14 @@
  */
 import { CATALOGUE } from "./diagnose/catalogue.ts";
 import { SetupError } from "./errors.ts";
-import { prepareGrading, type GradingContext } from "./context.ts";
+import { FixtureSchemas } from "./cases/load.ts";
+import {
+  caseListing,
+  loadCaseSet,
+  prepareGrading,
+  selectCases,
+  type GradingContext,
+} from "./context.ts";
 import { gradeSubmission } from "./grade.ts";
 import { parseGradeArgs, usage, type GradeCommand } from "./options.ts";
 import { FORMATS } from "./report/formats.ts";
@@ -49,6 +56,11 @@ async function main(argv: string[]): Promise<number> {
     case "list-mistakes":
       process.stdout.write(`${listMistakes()}\n`);
       return 0;
+    case "list-cases": {
+      const cases = await loadCaseSet(command, new FixtureSchemas());
+      process.stdout.write(caseListing(selectCases(cases, command.only)));
+      return 0;
+    }
     case "merge": {
       const { runMerge } = await import("./batch/merge.ts");
       return runMerge(command);

@@ -12,6 +12,7 @@ import type { GradeOptions } from "./grade.ts";
 import { BUILT_IN_CASES_DIR, isInstructorKit, kitVersion } from "./kit.ts";
 import { MEMORY_MIB, OUTPUT_CAP_BYTES } from "./limits.ts";
 import { rerunCommand, type GradeCommand, type SubmissionTarget } from "./options.ts";
+import { textLine } from "./report/escape.ts";
 import type { Reporter } from "./report/reporter.ts";
 import { nodeUnreachable, sandboxFeatures, sandboxWarnings } from "./run/sandbox.ts";
 
@@ -24,6 +25,62 @@ export interface GradingContext {
   gradeOptions(submission: SubmissionTarget, reporters: Reporter[]): GradeOptions;
   /** Frees what the diagnosis source built (mutant bundles). */
   dispose(): void;
+}
+
+/**
+ * The whole case set of a command, in grading order: the built-in cases, every `--fixtures`
+ * folder's, then `--random N --seed S`'s generated ones (before --only narrows it).
+ *
+ * @throws SetupError for invalid fixtures or duplicate ids, or --random outside the instructor kit
+ */
+export async function loadCaseSet(
+  command: Pick<GradeCommand, "fixtures" | "random">,
+  schemas: FixtureSchemas,
+): Promise<Case[]> {
+  const cases = loadCases(BUILT_IN_CASES_DIR, command.fixtures, schemas);
+  if (command.random === undefined) return cases;
+  if (!isInstructorKit()) {
+    throw new SetupError(
+      "--random computes answers with the reference solution: it works in the instructor kit only",
+    );
+  }
+  const { randomCases } = await import("./instructor/random/random-cases.ts");
+  return [...cases, ...(await randomCases(command.random.count, command.random.seed, schemas))];
+}
+
+/**
+ * The cases `--only` names, in the set's order; every case when it names none.
+ *
+ * @throws SetupError naming each id the set does not have
+ */
+export function selectCases(cases: readonly Case[], only: readonly string[]): Case[] {
+  if (only.length === 0) return [...cases];
+  const known = new Set(cases.map((c) => c.id));
+  const unknown = only.filter((id) => !known.has(id));
+  if (unknown.length > 0) {
+    throw new SetupError(
+      `no such case: ${unknown.join(", ")}. Case ids are the folder names, e.g. ${cases
+        .slice(0, 3)
+        .map((c) => c.id)
+        .join(", ")}`,
+    );
+  }
+  return cases.filter((c) => only.includes(c.id));
+}
+
+/**
+ * `--list-cases`: one line per case, in grading order, `ID<TAB>POINTS<TAB>required|extension`
+ * (tab-separated, as ids of private cases can hold spaces; the id made printable by textLine, and
+ * a tab in it written `\u0009` as textLine writes other controls), for setting up a platform
+ * test per case. No header and no total, so a script can read every line.
+ */
+export function caseListing(cases: readonly Pick<Case, "id" | "points" | "required">[]): string {
+  return cases
+    .map(
+      (c) =>
+        `${textLine(c.id).replaceAll("\t", "\\u0009")}\t${c.points}\t${c.required ? "required" : "extension"}\n`,
+    )
+    .join("");
 }
 
 /**
@@ -47,30 +104,9 @@ export async function prepareGrading(command: GradeCommand): Promise<GradingCont
     if (problem !== undefined) throw new SetupError(problem);
   }
   const schemas = new FixtureSchemas();
-  let cases = loadCases(BUILT_IN_CASES_DIR, command.fixtures, schemas);
-  if (command.random !== undefined) {
-    if (!isInstructorKit()) {
-      throw new SetupError(
-        "--random computes answers with the reference solution: it works in the instructor kit only",
-      );
-    }
-    const { randomCases } = await import("./instructor/random/random-cases.ts");
-    cases = [...cases, ...(await randomCases(command.random.count, command.random.seed, schemas))];
-  }
-  const kit = { version: kitVersion(), fixtures: fixtureHash(cases) };
-  if (command.only.length > 0) {
-    const known = new Set(cases.map((c) => c.id));
-    const unknown = command.only.filter((id) => !known.has(id));
-    if (unknown.length > 0) {
-      throw new SetupError(
-        `no such case: ${unknown.join(", ")}. Case ids are the folder names, e.g. ${cases
-          .slice(0, 3)
-          .map((c) => c.id)
-          .join(", ")}`,
-      );
-    }
-    cases = cases.filter((c) => command.only.includes(c.id));
-  }
+  const all = await loadCaseSet(command, schemas);
+  const kit = { version: kitVersion(), fixtures: fixtureHash(all) };
+  const cases = selectCases(all, command.only);
 
   const file = new FileOutcomes();
   let diagnosis: OutcomeSource = file;

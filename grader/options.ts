@@ -52,6 +52,7 @@ Options:
   --watch               grade again on every save in PATH/src (Ctrl-C to stop)
   --types               type-check a TypeScript submission first; type errors fail the build
   --list-mistakes       print the catalogue of common mistakes the grader can name
+  --list-cases          print each case: its id, points and required or extension, tab-separated
   -h, --help            show this help
 
 `;
@@ -64,6 +65,7 @@ const USAGE_INSTRUCTORS = `Instructors:
   --batch DIR           grade every folder in DIR; needs --report-dir OUT (gradebook.csv,
                         report.html, results/); --shard I/N grades a stable share (I from 1)
   --merge OUT1 OUT2 ... join the report folders of shards; needs --report-dir OUT
+  --list-cases          with --fixtures and --random: their cases listed too
   --allow-unisolated    run --batch/--cmd even where no namespaces are available (not root and
                         no user namespaces): programs then run as your user (docs/sandbox.md)
 
@@ -104,7 +106,7 @@ export type SubmissionTarget =
 
 export interface GradeCommand {
   /** What to do: grade one submission (the default), a batch, merge shards, or watch. */
-  action: "help" | "list-mistakes" | "grade" | "batch" | "merge" | "watch";
+  action: "help" | "list-mistakes" | "list-cases" | "grade" | "batch" | "merge" | "watch";
   submission: SubmissionTarget;
   only: string[];
   fixtures: string[];
@@ -205,6 +207,7 @@ export function parseGradeArgs(argv: string[]): GradeCommand {
       options: {
         help: { type: "boolean", short: "h", default: false },
         "list-mistakes": { type: "boolean", default: false },
+        "list-cases": { type: "boolean", default: false },
         only: { type: "string", multiple: true, default: [] },
         fixtures: { type: "string", multiple: true, default: [] },
         format: { type: "string", multiple: true, default: [] },
@@ -231,13 +234,15 @@ export function parseGradeArgs(argv: string[]): GradeCommand {
     ? "help"
     : values["list-mistakes"]
       ? "list-mistakes"
-      : values.merge
-        ? "merge"
-        : values.batch !== undefined
-          ? "batch"
-          : values.watch
-            ? "watch"
-            : "grade";
+      : values["list-cases"]
+        ? "list-cases"
+        : values.merge
+          ? "merge"
+          : values.batch !== undefined
+            ? "batch"
+            : values.watch
+              ? "watch"
+              : "grade";
   const only = (flag: string, allowed: readonly GradeCommand["action"][]) => {
     if (!allowed.includes(action))
       throw new SetupError(
@@ -248,6 +253,18 @@ export function parseGradeArgs(argv: string[]): GradeCommand {
     throw new SetupError(
       `give at most one submission PATH, got ${positionals.length}: ${positionals.join(" ")}`,
     );
+  }
+  if (action === "list-cases") {
+    if (positionals.length > 0) {
+      throw new SetupError(
+        `--list-cases lists the case set, not a submission: give no PATH (got ${positionals[0]})`,
+      );
+    }
+    for (const flag of ["batch", "watch", "cmd", "merge"] as const) {
+      if (values[flag] !== undefined && values[flag] !== false) {
+        throw new SetupError(`--${flag} does not go with --list-cases`);
+      }
+    }
   }
   if (action === "batch" && positionals.length > 0) {
     throw new SetupError(

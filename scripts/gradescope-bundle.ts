@@ -6,7 +6,8 @@
  * `--fixtures DIR` copied to OUT/private-cases/<DIR name>/ (so the cases keep their ids,
  * "<DIR name>/<case>"). OUT.zip, next to OUT, is the same tree zipped with those two files at the
  * zip's root: the file to upload as the assignment's autograder. Prints every file it wrote.
- * Exit 0 on success, 2 with a message for bad arguments or an invalid private case.
+ * Exit 0 on success, 2 with a message for bad arguments, an invalid private case, or one whose
+ * case.json still holds new-case's TODO placeholders (each case and field named).
  */
 import { chmodSync, cpSync, existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { writeFileSync } from "node:fs";
@@ -17,6 +18,7 @@ import { globSync } from "tinyglobby";
 import { SetupError } from "../grader/errors.ts";
 import { FixtureSchemas, loadCases } from "../grader/cases/load.ts";
 import { BUILT_IN_CASES_DIR, KIT_ROOT } from "../grader/kit.ts";
+import { unfinishedCases, unfinishedLines } from "./case-scaffold.ts";
 
 /** The kit's files and folders a Gradescope autograder needs to grade. */
 const BUNDLED = [
@@ -96,6 +98,19 @@ function buildBundle(out: string, fixtures: readonly string[]): Written[] {
   }
   // The private cases must load as the grader will load them (exit 2 with every problem if not).
   loadCases(BUILT_IN_CASES_DIR, [...fixtures], new FixtureSchemas());
+  // ... and hold no scaffold placeholder, which students would read in their results.
+  const unfinished = [...names].flatMap(([name, dir]) =>
+    unfinishedLines(unfinishedCases(dir), `  ${name}/`),
+  );
+  if (unfinished.length > 0) {
+    throw new SetupError(
+      [
+        `private cases still hold npm run new-case's placeholders (students would read them):`,
+        ...unfinished,
+        `Fill in those fields of each case.json, then build the bundle again (nothing was written).`,
+      ].join("\n"),
+    );
+  }
 
   for (const item of BUNDLED) {
     cpSync(join(KIT_ROOT, item), join(out, item), {

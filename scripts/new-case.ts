@@ -6,9 +6,10 @@
  * fixtures/schema/input.schema.json, runs the reference solution on it to compute the answer
  * (exit 0: its output; exit 1: the member whose bytes it rejected), and writes
  * DIR/<NN>-<slug>/ with input.json, expected.json and a case.json scaffold (TODO title,
- * description and hint) that already validates. NN is the next free number in DIR. Never
- * overwrites: an existing case with the same slug is an error. Exit 0 on success; 2 with a
- * message for bad arguments, invalid input, or an existing slug; 1 when the kit itself failed.
+ * description and hint; case-scaffold.ts) that already validates. NN is the next free number in
+ * DIR. Never overwrites: an existing case with the same slug is an error, and so is a case in DIR
+ * whose case.json still says TODO (fill it in first). Exit 0 on success; 2 with a message for bad
+ * arguments, invalid input, an existing slug or an unfinished case; 1 when the kit itself failed.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { isAbsolute, join, relative, resolve } from "node:path";
@@ -21,7 +22,6 @@ import {
   formatAjvErrors,
   type AssignmentOutput,
   type Case,
-  type CaseMeta,
   type DecodeOutput,
   type Expected,
   type Mode,
@@ -31,6 +31,7 @@ import { prepareProgram, runCase } from "../grader/grade.ts";
 import { KIT_ROOT } from "../grader/kit.ts";
 // The case files' JSON layout, the same as fixtures/cases/ (one writer for both).
 import { formatJson } from "../fixtures/recipes/write.ts";
+import { scaffoldMeta, unfinishedCases, unfinishedLines } from "./case-scaffold.ts";
 
 const USAGE = `Usage: npm run new-case -- DIR [--input FILE] [--mode assign|decode] [--slug NAME]
 
@@ -141,25 +142,6 @@ function nextNumber(
   return { number: highest + 1, width };
 }
 
-function scaffold(mode: Mode, expected: Expected): CaseMeta {
-  return {
-    title: "TODO: one line naming what this case checks",
-    description:
-      "TODO: what this case checks, for the report. Its expected.json was computed by the reference solution (npm run new-case): say why that answer is right.",
-    mode,
-    points: 1,
-    required: true,
-    mistakes: [],
-    hint: "TODO: what a student whose program fails this case should look at",
-    lesson:
-      "error" in expected
-        ? "bad-bytes"
-        : mode === "decode"
-          ? "the-subscription-bytes"
-          : "the-range-assignor",
-  };
-}
-
 /** Runs the reference solution on the case; returns its answer as expected.json holds it. */
 async function referenceAnswer(c: Case): Promise<{ expected: Expected; note: string }> {
   const prepared = await prepareProgram(
@@ -208,6 +190,17 @@ async function main(argv: string[]): Promise<number> {
   }
   // Paths as the user wrote DIR: relative to where they typed the command, unless DIR was absolute.
   const shown = (path: string) => (isAbsolute(request.dirArg) ? path : relative(cwd, path) || ".");
+  // One case at a time: a scaffold left unfilled would reach students' reports as "TODO: ...".
+  const unfinished = unfinishedCases(request.dir);
+  if (unfinished.length > 0) {
+    throw new SetupError(
+      [
+        `${shown(request.dir)} has a case still holding the scaffold's placeholders:`,
+        ...unfinishedLines(unfinished, `  ${shown(request.dir)}/`),
+        `Fill in those fields before adding another case (nothing was written).`,
+      ].join("\n"),
+    );
+  }
   const schemas = new FixtureSchemas();
   const input = readInput(request.inputFile, schemas);
   const { number, width } = nextNumber(request.dir, request.slug, shown);
@@ -217,14 +210,14 @@ async function main(argv: string[]): Promise<number> {
 
   const placeholder: Expected = { output: {} };
   const { expected, note } = await referenceAnswer({
-    ...scaffold(request.mode, placeholder),
+    ...scaffoldMeta(request.mode, placeholder),
     id: name,
     dir: caseDir,
     inputText,
     input,
     expected: placeholder,
   });
-  const meta = scaffold(request.mode, expected);
+  const meta = scaffoldMeta(request.mode, expected);
 
   // Everything must validate as the grader will check it, before anything is written.
   const problems = [

@@ -4,10 +4,13 @@
  * parallel up to the cores, and writes OUT/gradebook.csv, OUT/report.html, OUT/results/ and
  * OUT/shard.json (see output.ts).
  *
- * Each submission is graded exactly as `npm run grade -- DIR/NAME` grades it (its own build, its
- * own sandboxed process per case, in its own slot), so one submission cannot change another's
- * verdicts; a folder that is not a submission, or a submission the grader fails on, gets every
- * case `error` with a message saying why, and the batch goes on. Exit code 0 when the batch ran
+ * Each submission (DIR/NAME, or the one folder inside it that holds src/main.ts; shard.ts) is
+ * graded exactly as `npm run grade -- DIR/NAME` grades it (its own build, its own sandboxed
+ * process per case, in its own slot), so one submission cannot change another's verdicts; a
+ * folder that is not a submission, or a submission the grader fails on, gets every case `error`
+ * with a message saying why, and the batch goes on. Before grading, it prints what it skipped in
+ * DIR (hidden folders, files), which folders are not submissions, and which submissions it found
+ * one folder down (listingNotes). Exit code 0 when the batch ran
  * (the verdicts are in the gradebook); 2 (SetupError) when it could not.
  */
 import { isAbsolute, join, relative } from "node:path";
@@ -22,7 +25,7 @@ import type { CaseInfo, SubmissionResults } from "./gradebook.ts";
 import { prepareReportDir, writeClassReport, writeSubmissionResults } from "./output.ts";
 import { printable, textLine } from "../report/escape.ts";
 import { batchProgress, shownPath } from "./progress.ts";
-import { listBatch, shareOf, type BatchEntry } from "./shard.ts";
+import { listBatch, listingNotes, shareOf, type BatchEntry } from "./shard.ts";
 
 /**
  * Submissions graded at once; each runs its cases as `npm run grade` does, as many at a time as
@@ -91,12 +94,12 @@ async function gradeEntry(
   context: GradingContext,
   onCase: () => void,
 ): Promise<{ results: SubmissionResults; note: string }> {
-  if (!entry.isSubmission) {
+  if (entry.problem !== null) {
     for (let i = 0; i < context.cases.length; i++) onCase();
-    const message = `not a submission: the folder ${JSON.stringify(entry.name)} has no src/main.ts (each folder of the batch must hold one submission)`;
+    const message = `not a submission: the folder ${JSON.stringify(entry.name)} ${entry.problem.why}`;
     return {
       results: ungradedResults(entry.name, context, message),
-      note: "not a submission (no src/main.ts)",
+      note: `not a submission (${entry.problem.short})`,
     };
   }
   const where = relative(userCwd(), entry.path) || ".";
@@ -144,7 +147,8 @@ export async function runBatch(command: GradeCommand, context: GradingContext): 
       `--report-dir ${reportDir} is inside the --batch folder ${batch.dir}: it would be graded as a submission next time; put it elsewhere`,
     );
   }
-  const all = listBatch(batch.dir);
+  const listing = listBatch(batch.dir);
+  const all = listing.entries;
   const mine = shareOf(all, batch.shard);
   prepareReportDir(reportDir);
 
@@ -155,6 +159,8 @@ export async function runBatch(command: GradeCommand, context: GradingContext): 
   process.stdout.write(
     `Grading ${mine.length} submission${mine.length === 1 ? "" : "s"} in ${shownPath(batch.dir)}${share}: ${context.cases.length} case${context.cases.length === 1 ? "" : "s"} each (kit ${context.kit.version}, fixtures ${context.kit.fixtures})\n`,
   );
+  // What was left out of DIR or found one folder down (every shard says it of the whole DIR).
+  for (const note of listingNotes(listing)) process.stdout.write(`${textLine(note)}\n`);
 
   const progress = batchProgress(process.stdout, mine.length, mine.length * context.cases.length);
   const results: SubmissionResults[] = [];

@@ -3,10 +3,12 @@
  * `/autograder/results/results.json`, as Gradescope's "Autograder Specifications" document it
  * (checked against grader/schemas/gradescope-results.schema.json in the kit's tests).
  *
- * Gradescope renders `output` to the student; the document declares it plain text
- * (`output_format` and `test_output_format` "text", so neither HTML nor Markdown nor ANSI colour
- * is interpreted), and its strings are escaped as the text report's (escape.ts), program lines
- * behind the `|` gutter. The JSON bytes are written by safeJson.
+ * Gradescope renders `output` to the student; the document declares every string plain text
+ * (`output_format`, `test_output_format` and `test_name_format` "text": the specification's
+ * default for the top-level output is "simple_format", which renders HTML, and "text" for tests
+ * and their names), so neither HTML nor Markdown nor ANSI colour is interpreted, and its strings
+ * are escaped as the text report's (escape.ts), program lines behind the `|` gutter. The JSON
+ * bytes are written by safeJson.
  */
 import { isPrivateCase } from "../cases/load.ts";
 import { SetupError } from "../errors.ts";
@@ -43,6 +45,7 @@ export interface GradescopeResults {
   output: string;
   output_format: "text";
   test_output_format: "text";
+  test_name_format: "text";
   stdout_visibility: GradescopeVisibility;
   execution_time: number;
   tests: GradescopeTest[];
@@ -63,17 +66,59 @@ function testOutput(r: CaseResult): string {
   return capped([why, ...details, rerun].join("\n"), OUTPUT_MAX_CHARS);
 }
 
+/** When students see private cases, in the words of the top-level output's last line. */
+const SHOWN_WHEN: Record<Exclude<GradescopeVisibility, "visible">, string> = {
+  after_published: "shown when the grades are published",
+  after_due_date: "shown after the due date",
+  hidden: "not shown to students",
+};
+
+/**
+ * The top-level output's score lines. Gradescope hides a student's total while any test is
+ * hidden from them ("If test cases are hidden, students will not be able to see their total
+ * score", Autograder Specifications), so while private cases are not `visible` these lines count
+ * only the cases the student sees now, and a last line says how many private cases (and points)
+ * are left out and when they are shown: otherwise the output, visible at once, would give away
+ * the total and how the private cases went.
+ */
+function visibleScoreLines(
+  results: GradeResults,
+  privateVisibility: GradescopeVisibility,
+): string[] {
+  if (privateVisibility === "visible") return scoreLines(results);
+  const hidden = results.cases.filter((r) => isPrivateCase(r.case));
+  if (hidden.length === 0) return scoreLines(results);
+  const shown = results.cases.filter((r) => !isPrivateCase(r.case));
+  const sum = (cases: readonly CaseResult[], required: boolean, key: "points" | "maxPoints") =>
+    cases.filter((r) => r.required === required).reduce((total, r) => total + r[key], 0);
+  const lines = scoreLines({
+    ...results,
+    cases: shown,
+    score: sum(shown, true, "points"),
+    maxScore: sum(shown, true, "maxPoints"),
+    extensionScore: sum(shown, false, "points"),
+    extensionMaxScore: sum(shown, false, "maxPoints"),
+  });
+  const n = hidden.length;
+  return [
+    ...lines.map((line) => `${line} (the cases shown now)`),
+    `Private cases: ${n} (${sum(hidden, true, "maxPoints")} required points, ${sum(hidden, false, "maxPoints")} extension points), not counted above, ${SHOWN_WHEN[privateVisibility]}.`,
+  ];
+}
+
 /**
  * The results.json document:
- * `{ output, output_format: "text", test_output_format: "text", stdout_visibility: "hidden",
- * execution_time, tests: [{ name, score, max_score, status: "passed"|"failed", output,
- * visibility, tags }] }`, one test per case in fixture order.
+ * `{ output, output_format: "text", test_output_format: "text", test_name_format: "text",
+ * stdout_visibility: "hidden", execution_time, tests: [{ name, score, max_score,
+ * status: "passed"|"failed", output, visibility, tags }] }`, one test per case in fixture order.
  * `name` is `<case id>: <title>`, with ` (extension)` for an extension case (tagged `extension`,
  * the others `required`; private cases also `private`). Gradescope adds the tests' scores up, so
  * extension points count above the required total (set the assignment's points to the required
  * total to make them extra credit). Private cases are `privateVisibility` (by default
  * after_published) and their output never shows their input or answer; the others are visible.
- * stdout is hidden, because the text report there shows private cases in full.
+ * Unless private cases are `visible`, the top-level output counts only the other cases and says
+ * how many private cases (and points) it leaves out (visibleScoreLines). stdout is hidden,
+ * because the text report there shows private cases in full.
  */
 export function gradescopeResults(
   results: GradeResults,
@@ -88,12 +133,13 @@ export function gradescopeResults(
       [
         ...buildErrors,
         printable(`Kit ${results.kit.version}, case set ${results.kit.fixtures}.`),
-        ...scoreLines(results),
+        ...visibleScoreLines(results, privateVisibility),
       ].join("\n"),
       OUTPUT_MAX_CHARS,
     ),
     output_format: "text",
     test_output_format: "text",
+    test_name_format: "text",
     stdout_visibility: "hidden",
     execution_time: Math.round(results.durationMs / 1000),
     tests: results.cases.map((r) => ({

@@ -1,10 +1,43 @@
 #!/usr/bin/env bash
 # Gradescope runs this once, as root, when it builds the autograder's image (its Ubuntu base
 # image), with this bundle unpacked in /autograder/source. It installs Node.js 24 from NodeSource
-# and the grader's dependencies from package-lock.json (no dev dependencies: the grader needs none).
-# Not run by the kit's tests (it installs system packages); see templates/gradescope/README.md.
+# and the grader's dependencies from package-lock.json (no dev dependencies: the grader needs
+# none), then locks the answers away from every identity but root (lock_answers below).
+#
+#   setup.sh                     install, then lock the answers
+#   setup.sh --permissions-only  only lock the answers again (after files in the bundle changed;
+#                                the kit's tests run this, not the installation)
+#
+# The installation is not run by the kit's tests; see templates/gradescope/README.md.
 set -euo pipefail
 cd "$(dirname "$0")"
+
+if [ "$(id -u)" -ne 0 ]; then
+  echo "setup.sh: run it as root (Gradescope does): it installs packages and gives the answers to root alone" >&2
+  exit 1
+fi
+
+# Gradescope's source folder is readable by any code in the container unless the autograder
+# restricts it. run_autograder runs the grader as root, and the grader runs every student program
+# (and the bundler and tsc on the student's files) as an unprivileged run identity of its own, in
+# namespaces where these folders are covered anyway; the permissions are the second wall. The run
+# identities still read node_modules/ (esbuild, typescript) and grader/run/build-worker/, so the
+# rest of the bundle stays readable, but nothing in it is theirs or writable by them.
+lock_answers() {
+  chown -R root:root .
+  chmod -R go-w .
+  # The answers (built-in and private cases) and what is derived from them (the mutants' outcomes
+  # and the mutants); solution/ is never bundled, and is locked too should anyone add it.
+  local dir
+  for dir in fixtures private-cases grader/diagnose grader/instructor solution; do
+    if [ -e "$dir" ]; then chmod -R go-rwx "$dir"; fi
+  done
+}
+
+if [ "${1:-}" = "--permissions-only" ]; then
+  lock_answers
+  exit 0
+fi
 
 export DEBIAN_FRONTEND=noninteractive
 apt-get update
@@ -16,9 +49,4 @@ npm --version
 
 npm ci --omit=dev --no-audit --no-fund
 chmod +x run_autograder
-# The answers (built-in and private cases) belong to root and nobody else may read them: the
-# grader runs as root, and every student program runs as an unprivileged run identity (besides
-# not seeing these folders at all inside its namespace).
-chown -R root:root fixtures
-chmod -R go-rwx fixtures
-if [ -d private-cases ]; then chown -R root:root private-cases && chmod -R go-rwx private-cases; fi
+lock_answers

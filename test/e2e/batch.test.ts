@@ -158,6 +158,10 @@ describe("--batch on a class of 14 folders", () => {
       `solution: ${MAX}/${MAX} (extension ${EXTENSION_MAX}/${EXTENSION_MAX})`,
     );
     expect(run.stdout).toContain("notes: not a submission (no src/main.ts)");
+    // Before grading: what DIR holds that is not graded, and why.
+    expect(run.stdout).toContain("\nskipped .git: a hidden folder\n");
+    expect(run.stdout).toContain("\nskipped stray-file.txt: not a folder\n");
+    expect(run.stdout).toContain("\nnot a submission, every case error: notes: no src/main.ts\n");
     expect(run.stdout).toContain(`Graded ${names.length} submissions in`);
     expect(run.stdout).not.toContain("\x1b[");
     console.log(`batch of ${names.length} folders x ${ONLY.length} cases: ${seconds.toFixed(1)} s`);
@@ -411,6 +415,31 @@ function userEnv(): NodeJS.ProcessEnv {
   }
   return { ...env, NO_COLOR: "1" };
 }
+
+describe("--batch finds a submission one folder down", () => {
+  it("grades DIR/alice/alice-main/ as alice, and says so", () => {
+    const dir = mkdtempSync(join(tmpdir(), "kit-batch-nested-"));
+    const out = `${dir}-out`;
+    try {
+      // A repository downloaded as a zip and unpacked: the handout is one folder down.
+      cpSync(join(ROOT, "solution"), join(dir, "alice", "alice-main"), { recursive: true });
+      const only = ["--only", "01-lesson-7-partitions-3-members"];
+      const run = grade(["--batch", dir, "--report-dir", out, ...only]);
+      expect(run.status, run.stderr).toBe(0);
+      expect(run.stdout).toContain("\ngraded one folder down: alice/alice-main/\n");
+      expect(run.stdout).toContain("alice: 2/2");
+      const results = readdirSync(join(out, "results"));
+      expect(results).toHaveLength(1);
+      const alice = JSON.parse(
+        readFileSync(join(out, "results", results[0] ?? ""), "utf8"),
+      ) as SubmissionResults;
+      expect([alice.submission, alice.score, alice.maxScore]).toEqual(["alice", 2, 2]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+      rmSync(out, { recursive: true, force: true });
+    }
+  });
+});
 
 describe("templates/github-instructor/grade-class.yml", () => {
   const text = readFileSync(

@@ -37,6 +37,14 @@ function newCase(args: string[], cwd: string, stdin = "") {
 const fixture = (id: string, file: string) => readFileSync(join(CASES_DIR, id, file), "utf8");
 const json = (text: string) => JSON.parse(text) as unknown;
 
+/** Replaces `fields` of a case's scaffolded case.json with real text, as an instructor would. */
+function fillIn(caseDir: string, fields = ["title", "description", "hint"]): void {
+  const file = join(caseDir, "case.json");
+  const meta = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
+  for (const field of fields) meta[field] = `The ${field} an instructor wrote`;
+  writeFileSync(file, `${JSON.stringify(meta, null, 2)}\n`);
+}
+
 describe("npm run new-case", () => {
   let work: string;
   let first: ReturnType<typeof newCase>;
@@ -74,6 +82,25 @@ describe("npm run new-case", () => {
     expect(loaded.map((c) => c.id)).toEqual(["private/01-idle-again"]);
   });
 
+  it("refuses to add a case while one in DIR still says TODO, naming the case and the fields", () => {
+    const first = join(work, "private", "01-idle-again");
+    const refused = newCase(
+      ["private", "--slug", "decode-v0"],
+      work,
+      fixture(DECODE, "input.json"),
+    );
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toContain(
+      "  private/01-idle-again/case.json: title, description and hint still say TODO\n",
+    );
+    expect(readdirSync(join(work, "private"))).toEqual(["01-idle-again"]);
+    fillIn(first, ["title", "description"]);
+    const hintLeft = newCase(["private", "--slug", "decode-v0"], work, "{}");
+    expect(hintLeft.status).toBe(2);
+    expect(hintLeft.stderr).toContain("  private/01-idle-again/case.json: hint still says TODO\n");
+    fillIn(first, ["hint"]);
+  });
+
   it("numbers the next case, reads standard input, and records rejected bytes as an error", () => {
     const decode = newCase(
       ["private", "--mode", "decode", "--slug", "decode-v0"],
@@ -84,6 +111,7 @@ describe("npm run new-case", () => {
     expect(
       json(readFileSync(join(work, "private", "02-decode-v0", "expected.json"), "utf8")),
     ).toEqual(json(fixture(DECODE, "expected.json")));
+    fillIn(join(work, "private", "02-decode-v0"));
 
     const bad = newCase(["private", "--slug", "cut-short"], work, fixture(BAD_BYTES, "input.json"));
     expect(bad.status, bad.stderr).toBe(0);
@@ -91,6 +119,7 @@ describe("npm run new-case", () => {
     expect(
       json(readFileSync(join(work, "private", "03-cut-short", "expected.json"), "utf8")),
     ).toEqual(json(fixture(BAD_BYTES, "expected.json")));
+    fillIn(join(work, "private", "03-cut-short"));
   });
 
   it("never overwrites: a slug that exists is exit 2, and nothing is written", () => {
@@ -226,6 +255,35 @@ describe("--random N --seed S", () => {
         [id, failed?.status, failed?.reason, failed?.message],
       ]);
     });
+  });
+
+  it("--list-cases lists the built-in, private and generated cases with their points", () => {
+    const work = mkdtempSync(join(tmpdir(), "kit-list-cases-"));
+    cpSync(join(CASES_DIR, "07-idle-members"), join(work, "extra", "01-idle"), {
+      recursive: true,
+      filter: (source) => !source.endsWith("recipe.ts"),
+    });
+    const listed = grade([
+      "--list-cases",
+      "--fixtures",
+      join(work, "extra"),
+      "--random",
+      "2",
+      "--seed",
+      "7",
+    ]);
+    expect(listed.status, listed.stderr).toBe(0);
+    const lines = listed.stdout.split("\n");
+    // 46 built-in cases, the private one, the 2 generated ones (1 point each, required), and
+    // the final newline.
+    expect(lines).toHaveLength(50);
+    expect(lines[0]).toBe("01-lesson-7-partitions-3-members\t2\trequired");
+    expect(lines.slice(-4)).toEqual([
+      "extra/01-idle\t2\trequired",
+      "random/001\t1\trequired",
+      "random/002\t1\trequired",
+      "",
+    ]);
   });
 
   it("--seed without --random is a usage error (exit 2)", () => {

@@ -4,6 +4,7 @@
 // Gradescope's setup.sh installs Node.js on Gradescope's image, so it is only syntax-checked.
 import { spawnSync, type SpawnSyncReturns } from "node:child_process";
 import {
+  chmodSync,
   cpSync,
   existsSync,
   mkdirSync,
@@ -159,6 +160,32 @@ describe("templates/gradescope: the bundle and run_autograder", () => {
     expect(built.stdout).toContain(`Upload ${bundle}.zip on Gradescope`);
   });
 
+  it("refuses a private case whose case.json still says TODO, naming the case and the field", () => {
+    const work = mkdtempSync(join(tmpdir(), "kit-gradescope-todo-"));
+    try {
+      const drafts = join(work, "drafts");
+      cpSync(join(CASES_DIR, "07-idle-members"), join(drafts, "01-draft"), {
+        recursive: true,
+        filter: (source) => !source.endsWith("recipe.ts"),
+      });
+      const file = join(drafts, "01-draft", "case.json");
+      const meta = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
+      writeFileSync(file, JSON.stringify({ ...meta, hint: "TODO: what to look at" }));
+      const out = join(work, "autograder");
+      const refused = run(
+        "npm",
+        ["run", "-s", "gradescope-bundle", "--", out, "--fixtures", drafts],
+        ROOT,
+      );
+      expect(refused.status).toBe(2);
+      expect(refused.stderr).toContain("\n  drafts/01-draft/case.json: hint still says TODO\n");
+      expect(existsSync(out)).toBe(false);
+      expect(existsSync(`${out}.zip`)).toBe(false);
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+  });
+
   it("OUT.zip holds the same files, setup.sh and run_autograder at its root and executable", () => {
     const zip = readFileSync(`${bundle}.zip`);
     const files = unzipSync(zip);
@@ -199,15 +226,15 @@ describe("templates/gradescope: the bundle and run_autograder", () => {
     expect(readFileSync(join(bundle, "setup.sh"), "utf8")).toContain("npm ci");
   });
 
-  /** Runs the bundle's run_autograder on an upload; returns its output and results.json. */
-  function autograde(upload: (dir: string) => void) {
+  /** Runs a bundle's run_autograder on an upload; returns its output and results.json. */
+  function autograde(upload: (dir: string) => void, kit: string = bundle) {
     const work = mkdtempSync(join(tmpdir(), "kit-autograde-"));
     const submission = join(work, "submission");
     mkdirSync(submission);
     upload(submission);
     const results = join(work, "results");
-    const result = run(join(bundle, "run_autograder"), [], work, {
-      KIT_ROOT: bundle,
+    const result = run(join(kit, "run_autograder"), [], work, {
+      KIT_ROOT: kit,
       SUBMISSION_DIR: submission,
       RESULTS_DIR: results,
     });
@@ -226,7 +253,7 @@ describe("templates/gradescope: the bundle and run_autograder", () => {
     expect(secret.map((t) => t.visibility)).toEqual(["after_published"]);
   }
 
-  it("grades an upload of the handout folder (src/main.ts), private cases included", () => {
+  it("grades an upload of the handout folder (src/main.ts), private cases included; text formats", () => {
     const { result, json } = autograde((dir) =>
       cpSync(join(ROOT, "solution"), dir, { recursive: true }),
     );
@@ -235,6 +262,29 @@ describe("templates/gradescope: the bundle and run_autograder", () => {
     expect(result.stdout).toContain(`✓ ${privateName}/01-idle-again`);
     expect(result.stdout).toMatch(/\nRequired: {2}(\d+)\/\1 points/);
     expectFullMarks(json);
+    // Plain-text formats; the output's total leaves out the private case until it is shown.
+    expect([json.output_format, json.test_output_format, json.test_name_format]).toEqual([
+      "text",
+      "text",
+      "text",
+    ]);
+    const required = builtInCases
+      .map(
+        (name) =>
+          JSON.parse(readFileSync(join(CASES_DIR, name, "case.json"), "utf8")) as {
+            required: boolean;
+            points: number;
+          },
+      )
+      .filter((c) => c.required);
+    const points = required.reduce((sum, c) => sum + c.points, 0);
+    // The private case is a copy of 07-idle-members: 2 required points.
+    expect(json.output).toContain(
+      `\nRequired:  ${points}/${points} points, ${required.length} of ${required.length} cases passed (the cases shown now)\n`,
+    );
+    expect(json.output).toMatch(
+      /\nPrivate cases: 1 \(2 required points, 0 extension points\), not counted above, shown when the grades are published\.$/,
+    );
   });
 
   it("grades an upload of just subscription.ts and range-assignor.ts over the starter", () => {
@@ -259,5 +309,70 @@ describe("templates/gradescope: the bundle and run_autograder", () => {
     expect(json.output).toMatch(
       /^Nothing to grade: upload subscription\.ts and range-assignor\.ts/,
     );
+    // The message can quote the upload's file names: plain text, not Gradescope's HTML default.
+    expect(json.output_format).toBe("text");
+  });
+
+  it("setup.sh --permissions-only: the answers readable by root alone, and grading still works", () => {
+    const script = join(bundle, "setup.sh");
+    if (process.getuid?.() !== 0) {
+      const refused = run("bash", [script, "--permissions-only"], bundle);
+      expect(refused.status).toBe(1);
+      expect(refused.stderr).toContain("setup.sh: run it as root");
+      return;
+    }
+    // A copy, with every folder above it open to others (mkdtemp makes 0700 folders), so what
+    // another identity cannot read it cannot read because of setup.sh alone.
+    const work = mkdtempSync(join(tmpdir(), "kit-locked-"));
+    chmodSync(work, 0o755);
+    const locked = join(work, "autograder");
+    cpSync(bundle, locked, {
+      recursive: true,
+      verbatimSymlinks: true,
+      filter: (source) => !source.includes(`${bundle}/.grader`),
+    });
+    try {
+      const setup = run("bash", [join(locked, "setup.sh"), "--permissions-only"], locked);
+      expect(setup.status, setup.stderr).toBe(0);
+      const notRoot = spawnSync("find", [locked, "-not", "-user", "0"], { encoding: "utf8" });
+      expect(notRoot.stdout).toBe("");
+      /** `cat FILE` as nobody (uid and gid 65534, no groups): its exit status. */
+      const nobodyReads = (file: string) =>
+        spawnSync(
+          "setpriv",
+          ["--reuid=65534", "--regid=65534", "--clear-groups", "cat", join(locked, file)],
+          { encoding: "utf8" },
+        );
+      for (const answer of [
+        "fixtures/cases/07-idle-members/expected.json",
+        `private-cases/${privateName}/01-idle-again/expected.json`,
+        "grader/diagnose/diagnosis.json",
+        "grader/instructor/mutants/mutants.ts",
+      ]) {
+        const read = nobodyReads(answer);
+        expect(read.status, answer).toBe(1);
+        expect(read.stderr, answer).toContain("Permission denied");
+      }
+      // What a run identity needs (the build worker) and the rest of the kit stay readable.
+      for (const open of ["LESSON.md", "grader/run/build-worker/build-worker.mjs"]) {
+        const read = nobodyReads(open);
+        expect(read.status, `${open}: ${read.stderr}`).toBe(0);
+      }
+      const writable = spawnSync(
+        "setpriv",
+        ["--reuid=65534", "--regid=65534", "--clear-groups", "test", "-w", join(locked, "grader")],
+        { encoding: "utf8" },
+      );
+      expect(writable.status).toBe(1);
+
+      const { result, json } = autograde(
+        (dir) => cpSync(join(ROOT, "solution"), dir, { recursive: true }),
+        locked,
+      );
+      expect(result.status, result.stderr).toBe(0);
+      expectFullMarks(json);
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
   });
 });

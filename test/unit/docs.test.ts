@@ -73,3 +73,17 @@ describe("links between the kit's Markdown pages", () => {
     expect(lines).toBeLessThanOrEqual(300);
   });
 });
+
+describe("docs/instructors.md: what case.json may hold", () => {
+  it("lists every `lesson` anchor case.schema.json accepts, each a heading of LESSON.md", () => {
+    const schema = JSON.parse(
+      readFileSync(join(ROOT, "fixtures", "schema", "case.schema.json"), "utf8"),
+    ) as { properties: { lesson: { enum: string[] } } };
+    const text = prose(readFileSync(join(ROOT, "docs", "instructors.md"), "utf8"));
+    const item = /^- `lesson`: [\s\S]*?(?=\n- |\n\n)/m.exec(text)?.[0] ?? "";
+    const listed = [...item.matchAll(/`([a-z0-9-]+)`/g)].map((m) => m[1]).slice(1);
+    expect(listed).toEqual(schema.properties.lesson.enum);
+    const lesson = anchors(readFileSync(join(ROOT, "LESSON.md"), "utf8"));
+    expect(listed.filter((anchor) => anchor === undefined || !lesson.has(anchor))).toEqual([]);
+  });
+});

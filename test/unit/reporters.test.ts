@@ -163,6 +163,65 @@ describe("gradescope", () => {
     expect(g.tests[1]?.output).toMatch(/^wrong-output: /);
     expect(g.tests[1]?.output).toContain("global-assignment");
   });
+
+  it("declares the output, the tests' outputs and their names plain text", () => {
+    // Gradescope's Autograder Specifications: "simple_format" (HTML with line breaks) is the
+    // top-level default, "text" the tests' default; the kit's strings are plain text throughout.
+    expect([g.output_format, g.test_output_format, g.test_name_format]).toEqual([
+      "text",
+      "text",
+      "text",
+    ]);
+    expect(g.output.split("\n")).toEqual([
+      "Kit 1.0.0, case set 0123456789abcdef.",
+      "Required:  2/6 points, 1 of 3 cases passed",
+      "Extension: 0/2 points, 0 of 1 case passed",
+    ]);
+  });
+
+  /** A pass of the lesson's case, public and as a private case `secret/...`, a crash, a stub. */
+  function withPrivate() {
+    const pass = judgedResult(LESSON_7_3, rawRun({ stdout: right }), "alice");
+    const id = `secret/${LESSON_7_3}`;
+    const secret = {
+      ...pass,
+      id,
+      case: { ...pass.case, id, source: { kind: "private", folder: "secret" } as const },
+    };
+    const [, , crash, stub] = results().cases;
+    if (crash === undefined || stub === undefined) throw new Error("results() has four cases");
+    return gradeResults("alice", [pass, secret, crash, stub]);
+  }
+
+  it("while private cases are hidden, the output's total leaves them out and says when they show", () => {
+    // Gradescope hides the total while a test is hidden; the output must not give it away.
+    const doc = gradescopeResults(withPrivate());
+    expect(doc.output.split("\n")).toEqual([
+      "Kit 1.0.0, case set 0123456789abcdef.",
+      "Required:  2/4 points, 1 of 2 cases passed (the cases shown now)",
+      "Extension: 0/2 points, 0 of 1 case passed (the cases shown now)",
+      "Private cases: 1 (2 required points, 0 extension points), not counted above, shown when the grades are published.",
+    ]);
+    expect(doc.tests.map((t) => [t.name.split(":")[0], t.visibility, t.tags])).toEqual([
+      [LESSON_7_3, "visible", ["required"]],
+      [`secret/${LESSON_7_3}`, "after_published", ["required", "private"]],
+      [TRUNCATED, "visible", ["required"]],
+      [STATIC_FIRST, "visible", ["extension"]],
+    ]);
+    expect(gradescopeResults(withPrivate(), "after_due_date").output).toContain(
+      "not counted above, shown after the due date.",
+    );
+    expect(gradescopeResults(withPrivate(), "hidden").output).toContain(
+      "not counted above, not shown to students.",
+    );
+  });
+
+  it("with private cases visible, the output counts every case", () => {
+    expect(gradescopeResults(withPrivate(), "visible").output.split("\n").slice(1)).toEqual([
+      "Required:  4/6 points, 2 of 3 cases passed",
+      "Extension: 0/2 points, 0 of 1 case passed",
+    ]);
+  });
 });
 
 describe("exercism", () => {
