@@ -1,9 +1,9 @@
 /**
  * The reporter of each format `--format NAME[=FILE]` accepts (options.ts names them): one entry
- * per format, each a reporter built on a sink. A new format is a new file in report/, its name in
- * options.ts's FORMAT_NAMES, and one line here.
+ * per format, each a reporter built on a sink (`junit-files` is junit.ts's, with file attributes).
+ * A new format is a new file in report/, its name in options.ts's FORMAT_NAMES, and one line here.
  */
-import type { FormatName } from "../options.ts";
+import { userCwd, type FormatName } from "../options.ts";
 import { exercismReporter } from "./exercism.ts";
 import { githubReporter } from "./github.ts";
 import { gradescopeReporter } from "./gradescope.ts";
@@ -15,7 +15,9 @@ import { textReporter } from "./text.ts";
 export const FORMATS = {
   text: textReporter,
   json: jsonReporter,
-  junit: junitReporter,
+  junit: (sink) => junitReporter(sink),
+  // JUnit with each built-in case's file, relative to where the grader was run (a repo's root).
+  "junit-files": (sink) => junitReporter(sink, userCwd()),
   gradescope: gradescopeReporter,
   github: githubReporter,
   exercism: exercismReporter,

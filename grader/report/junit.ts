@@ -1,9 +1,17 @@
 /**
  * `--format junit`: JUnit XML, the test report GitLab (`artifacts: reports: junit`), Jenkins and
- * GitHub test-report actions read. The shape is the one those tools share (the Ant JUnit task's
- * output, as documented by GitLab's "Unit test reports" and the JUnit 4 XSD of
- * windyroad/JUnit-Schema): one `<testsuites>`, one `<testsuite>` for the run, one `<testcase>` per
- * case, with a `<failure>`, `<error>` or `<skipped>` child when it did not pass.
+ * GitHub test-report actions read. The document is valid against both schemas those tools' files
+ * are checked against (test/junit-xsd/, validated with xmllint in the tests): the Apache Ant JUnit
+ * task's XSD as published by windyroad/JUnit-Schema (JUnit.xsd), and the Jenkins xunit plugin's
+ * junit-10.xsd. Their intersection fixes the shape: a `<testsuites>` without attributes (Ant allows
+ * none, junit-10 no `skipped`) holding one `<testsuite>` with `id`, `package`, `name`,
+ * `timestamp`, `hostname` and the counts; then `<properties>`, one `<testcase>` per case (with a
+ * `<failure>`, `<error>` or `<skipped>` child when it did not pass), and the `<system-out>` and
+ * `<system-err>` Ant requires, in that order.
+ *
+ * `--format junit-files` is the same document with a `file` attribute on each built-in case's
+ * `<testcase>`, for GitLab's "copy failed tests" and the GitHub JUnit actions' file links. Neither
+ * XSD allows `file` on a test case, so it is opt-in.
  *
  * The document is built by fast-xml-builder, which writes `& < > " '` as entities everywhere
  * (so `"` in a failure's body reads `&quot;` in the file, the same text once parsed). It does not
@@ -12,7 +20,9 @@
  * entity-like name, `&foo;` or `&#27;`, as it is: a program's text could make the document
  * ill-formed or change what it reads as.)
  */
+import { existsSync, realpathSync } from "node:fs";
 import { createRequire } from "node:module";
+import { join, relative, sep } from "node:path";
 import type { XMLBuilderConstructor } from "fast-xml-builder";
 import { caseFolder } from "../cases/load.ts";
 import { passed, type CaseResult, type GradeResults } from "../results.ts";
@@ -22,12 +32,31 @@ import type { Reporter, Sink } from "./reporter.ts";
 
 const seconds = (ms: number) => (ms / 1000).toFixed(3);
 
+/**
+ * The suite's `hostname`, which Ant's XSD requires. Fixed rather than the grading machine's name:
+ * the report then says nothing about where it was graded, and two gradings of the same results
+ * differ only in their times. "localhost" is the value the XSD documents for a host not known.
+ */
+export const JUNIT_HOSTNAME = "localhost";
+
 /** The testcase's classname: its group in GitLab's and GitHub's views. */
 export function junitClassname(r: CaseResult): string {
   const folder = caseFolder(r.case);
   const kind = r.required ? "required" : "extension";
   // Private cases are grouped under their folder.
   return folder === null ? `cases.${kind}` : `private.${folder}.${kind}`;
+}
+
+/**
+ * The `file` of a case's testcase in `--format junit-files`: the case's case.json (where the case
+ * is defined: title, hint, points) as a `/`-separated path relative to `base`, the folder the
+ * grader was run from (a repository's root in CI). Undefined for private and generated cases: a
+ * private case's folder is the instructor's, not in the repository the report is shown with, and a
+ * generated case has no file.
+ */
+export function junitFile(r: CaseResult, base: string): string | undefined {
+  if (r.case.source?.kind !== "built-in") return undefined;
+  return relative(base, join(r.case.dir, "case.json")).split(sep).join("/");
 }
 
 /** A JUnit element as fast-xml-builder takes it: `@_` attributes, `#text`, child elements. */
@@ -40,11 +69,13 @@ function attributes(values: Record<string, string>): XmlNode {
   return node;
 }
 
-function testcase(r: CaseResult): XmlNode {
+function testcase(r: CaseResult, fileBase: string | undefined): XmlNode {
+  const file = fileBase === undefined ? undefined : junitFile(r, fileBase);
   const node = attributes({
     classname: textLine(junitClassname(r)),
     name: textLine(r.id),
     time: seconds(r.durationMs),
+    ...(file === undefined ? {} : { file: textLine(file) }),
   });
   if (passed(r)) return node;
   const message = failureLine(r);
@@ -70,32 +101,41 @@ function xmlBuilder(): XMLBuilderConstructor {
   return builder;
 }
 
+/** What junitXml writes besides the results. */
+export interface JunitOptions {
+  /** The suite's `timestamp`: when the grading started (written in UTC, to the second). */
+  timestamp: Date;
+  /**
+   * `--format junit-files`: add each built-in case's `file` (junitFile), relative to this folder.
+   * Left out, the document is the default one, valid against both XSDs.
+   */
+  fileBase?: string;
+}
+
 /**
- * The whole JUnit XML document for a run:
- * `<testsuites name tests failures errors skipped time>` holding one
- * `<testsuite name="grade <submission>" tests failures errors skipped time timestamp>` with
- * `<properties>` (kit version, case-set hash, scores) and one
- * `<testcase classname name time>` per case, in fixture order. `name` is the case id;
- * `classname` is `cases.required`, `cases.extension`, or `private.<folder>.required|extension`,
- * so classname + name is unique. A case with status `fail` holds
- * `<failure message type="<reason>">`, `error` and `timeout` hold `<error ...>`, `skipped` holds
- * `<skipped/>`; the failure's body repeats the message with the text report's details (input in
- * brief, expected against actual, hint, lesson section, rerun command). Every string is made
+ * The whole JUnit XML document for a run, a pure function of `results` and `options`:
+ * `<testsuites>` (no attributes) holding one
+ * `<testsuite id="0" package name timestamp hostname tests failures errors skipped time>`, where
+ * `name` and `package` are both `grade <submission>` (Ant's XSD derives the package from the
+ * suite's name), `timestamp` is options.timestamp in UTC as `YYYY-MM-DDTHH:MM:SS` (the pattern
+ * Ant's XSD requires: no zone, no fraction), `hostname` is JUNIT_HOSTNAME and times are seconds
+ * with three decimals. The suite holds `<properties>` (kit version, case-set hash, scores), one
+ * `<testcase classname name time>` per case in fixture order, then an empty `<system-out/>` and
+ * `<system-err/>` (required by Ant's XSD; GitLab reads them only inside a testcase).
+ * `name` is the case id; `classname` is `cases.required`, `cases.extension`, or
+ * `private.<folder>.required|extension`, so classname + name is unique. A case with status `fail`
+ * holds `<failure message type="<reason>">`, `error` and `timeout` hold `<error ...>`, `skipped`
+ * holds `<skipped message/>`; the failure's body repeats the message with the text report's
+ * details (input in brief, expected against actual, hint, lesson section, rerun command). With
+ * options.fileBase, a built-in case's testcase also has `file` (junitFile). Every string is made
  * XML data (escape.ts xmlData, xmlAttributeData) and escaped by the builder; text that may quote
  * a program (the submission's name, messages, details) goes through textLine first, so its
  * control, bidi and line-separator characters show as `\uXXXX` instead of being dropped;
  * characters XML 1.0 forbids in the kit's own text are dropped, and a tab in an attribute shows
  * as `\u0009` (a reader would read a space).
  */
-export function junitXml(results: GradeResults, timestamp: Date = new Date()): string {
+export function junitXml(results: GradeResults, options: JunitOptions): string {
   const cases = results.cases;
-  const counts = {
-    tests: String(cases.length),
-    failures: String(cases.filter((r) => r.status === "fail").length),
-    errors: String(cases.filter((r) => r.status === "error" || r.status === "timeout").length),
-    skipped: String(cases.filter((r) => r.status === "skipped").length),
-    time: seconds(results.durationMs),
-  };
   const name = `grade ${textLine(results.submission)}`;
   const properties: [string, string][] = [
     ["kit.version", results.kit.version],
@@ -104,9 +144,23 @@ export function junitXml(results: GradeResults, timestamp: Date = new Date()): s
     ["extensionScore", `${results.extensionScore}/${results.extensionMaxScore}`],
   ];
   const suite: XmlNode = {
-    ...attributes({ name, ...counts, timestamp: timestamp.toISOString().replace(/\.\d+Z$/, "") }),
+    ...attributes({
+      id: "0",
+      package: name,
+      name,
+      timestamp: options.timestamp.toISOString().slice(0, "YYYY-MM-DDTHH:MM:SS".length),
+      hostname: JUNIT_HOSTNAME,
+      tests: String(cases.length),
+      failures: String(cases.filter((r) => r.status === "fail").length),
+      errors: String(cases.filter((r) => r.status === "error" || r.status === "timeout").length),
+      skipped: String(cases.filter((r) => r.status === "skipped").length),
+      time: seconds(results.durationMs),
+    }),
     properties: { property: properties.map(([key, value]) => attributes({ name: key, value })) },
-    testcase: cases.map(testcase),
+    testcase: cases.map((r) => testcase(r, options.fileBase)),
+    // Empty: written as `<system-out/>` (suppressEmptyNode).
+    "system-out": "",
+    "system-err": "",
   };
   const Builder = xmlBuilder();
   const xml = new Builder({
@@ -120,16 +174,26 @@ export function junitXml(results: GradeResults, timestamp: Date = new Date()): s
     processEntities: true,
   }).build({
     "?xml": { "@_version": "1.0", "@_encoding": "UTF-8" },
-    testsuites: { ...attributes({ name, ...counts }), testsuite: suite },
+    testsuites: { testsuite: suite },
   });
   return xml.endsWith("\n") ? xml : `${xml}\n`;
 }
 
-/** Writes the JUnit XML document once, at the end of the run. */
-export function junitReporter(sink: Sink): Reporter {
+/**
+ * Writes the JUnit XML document once, at the end of the run, stamped with the time the run
+ * started. `fileBase` (the folder the grader was run from) makes it `--format junit-files`; its
+ * real path is taken, as the cases' folders are real paths (the kit's, from its module's URL), so
+ * a checkout reached through a symbolic link still gets paths from its root.
+ */
+export function junitReporter(sink: Sink, fileBase?: string): Reporter {
+  if (fileBase !== undefined && existsSync(fileBase)) fileBase = realpathSync(fileBase);
+  let started = new Date();
   return {
+    onRunStart() {
+      started = new Date();
+    },
     onRunEnd(results) {
-      sink.write(junitXml(results));
+      sink.write(junitXml(results, { timestamp: started, fileBase }));
     },
   };
 }

@@ -3,7 +3,7 @@
 // document is checked against its published shape (ajv schemas for the JSON formats, an XML parser
 // for JUnit, the workflow-command syntax for GitHub). Private cases with crafted text check the
 // escaping.
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
@@ -25,6 +25,7 @@ import {
   type Annotation,
   type JunitSuite,
 } from "../helpers/readers.ts";
+import { expectValidJunit } from "../helpers/xmllint.ts";
 
 // ---- the shared gradings (graded.ts): each graded once per test run, every format at once ----
 
@@ -37,6 +38,7 @@ function expectCommonShape(run: Run): void {
 
   const suites = parseJunit(run.junit).testsuites.testsuite;
   expect(suites).toHaveLength(1);
+  expectValidJunit(new Map([[run.results.submission, run.junit]]));
   const suite = suites[0] as JunitSuite;
   expect(suite.testcase.map((t) => t.name)).toEqual(ids);
   const keys = suite.testcase.map((t) => `${t.classname}\u0000${t.name}`);
@@ -330,6 +332,7 @@ describe("private cases and crafted text", () => {
     expect(body.split("\n")[0]).toBe("Bell & <tag> \"quoted\" 'single' lone surrogate, astral 😀");
     expect(body.split("\n")[1]).toBe(`wrong-output: ${run.results.cases[0]?.message}`);
     expect(run.junit.includes("\u0007")).toBe(false);
+    expectValidJunit(new Map([[id, run.junit]]));
   });
 
   it("gradescope: the private case is after_published and its output shows no input or answer", () => {
@@ -358,6 +361,31 @@ describe("private cases and crafted text", () => {
     });
     expect(bad.status).toBe(2);
     expect(bad.stderr).toContain("GRADESCOPE_PRIVATE_VISIBILITY=students is not a Gradescope");
+  });
+});
+
+describe("--format junit-files", () => {
+  const ids = ["01-lesson-7-partitions-3-members", "31-static-members-first"];
+  /** The starter graded on `ids` with junit-files, as typed in `from`: the testcases read back. */
+  const gradedFrom = (from: string) => {
+    const file = join(mkdtempSync(join(tmpdir(), "kit-junit-files-")), "junit.xml");
+    const run = grade([...ids.flatMap((id) => ["--only", id]), "--format", `junit-files=${file}`], {
+      INIT_CWD: from,
+    });
+    expect(run.status, run.stderr).toBe(1);
+    return (parseJunit(readFileSync(file, "utf8")).testsuites.testsuite[0] as JunitSuite).testcase;
+  };
+
+  it("names each case's case.json relative to where the grader was run, a file that exists", () => {
+    const cases = gradedFrom(ROOT);
+    expect(cases.map((t) => t.file)).toEqual(ids.map((id) => `fixtures/cases/${id}/case.json`));
+    for (const t of cases) expect(existsSync(join(ROOT, t.file ?? "")), t.file).toBe(true);
+    expect(cases.map((t) => t.error?.type)).toEqual(["not-implemented", "not-implemented"]);
+  });
+
+  it("from a subfolder, the path climbs out of it", () => {
+    const cases = gradedFrom(join(ROOT, "solution"));
+    expect(cases.map((t) => t.file)).toEqual(ids.map((id) => `../fixtures/cases/${id}/case.json`));
   });
 });
 
@@ -428,7 +456,7 @@ describe("escaping helpers", () => {
     const tricky = `a &bogus; &lt; &#27; &amp; ]]> <x/> "q" 'a'\ttab`;
     const graded = judgedResult("03-per-topic-skew", rawRun({ stdout: tricky }), tricky);
     const r = { ...graded, title: tricky };
-    const xml = junitXml(gradeResults(tricky, [r]), new Date(0));
+    const xml = junitXml(gradeResults(tricky, [r]), { timestamp: new Date(0) });
     expect(xml).not.toContain("&bogus;");
     expect(xml).not.toContain("&#27;");
     const suite = parseJunit(xml).testsuites.testsuite[0] as JunitSuite;
@@ -436,6 +464,7 @@ describe("escaping helpers", () => {
     const failure = suite.testcase[0]?.failure;
     expect((failure?.["#text"] ?? "").split("\n")[0]).toBe(tricky);
     expect(failure?.message).toBe(textLine(`${r.reason}: ${r.message}`).replace(/\t/g, "\\u0009"));
+    expectValidJunit(new Map([["entity-like text", xml]]));
   });
 });
 

@@ -38,6 +38,7 @@ import { IDENTITY_BASE, IDENTITY_COUNT, lockName } from "../../grader/run/identi
 import { variantOfSolution, type ResultsJson } from "../helpers/grader.ts";
 import { CASES_DIR, ROOT } from "../helpers/program.ts";
 import { userEnv } from "../helpers/shell.ts";
+import { expectValidJunit } from "../helpers/xmllint.ts";
 
 const isRoot = process.getuid?.() === 0;
 /** The sandbox mode the grader must pick here: root, or (any other user) user namespaces. */
@@ -637,6 +638,14 @@ describe(`hostile submissions (sandbox mode ${MODE})`, () => {
       expect(g.text).toMatch(/Required: +0\/\d+ points/);
     },
   );
+
+  it("every junit.xml written is valid against Ant's and Jenkins' JUnit XSDs (xmllint)", () => {
+    const junit = [...graded.values(), ...loaded.values()].flatMap((g) =>
+      g.junit === undefined ? [] : [[g.label, g.junit] as const],
+    );
+    expect(junit.length).toBeGreaterThan(30);
+    expectValidJunit(new Map(junit));
+  });
 
   it("a program that searches the disk is denied every read", () => {
     const text = get("search-disk").text;

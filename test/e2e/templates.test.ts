@@ -27,6 +27,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { GradescopeResults } from "../../grader/report/gradescope.ts";
 import { CASES_DIR, ROOT } from "../helpers/program.ts";
 import { run } from "../helpers/shell.ts";
+import { expectValidJunit } from "../helpers/xmllint.ts";
 
 const TEMPLATES = join(ROOT, "templates");
 const validateGradescope = new Ajv({ allErrors: true, strict: true }).compile(
@@ -99,6 +100,7 @@ describe("templates/gitlab/.gitlab-ci.yml", () => {
     expect(result.stdout).toMatch(/\nRequired: {2}(\d+)\/\1 points/);
     const xml = readFileSync(join(dir, "junit.xml"), "utf8");
     expect(XMLValidator.validate(xml)).toBe(true);
+    expectValidJunit(new Map([["the GitLab job's junit.xml", xml]]));
     const doc = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "" }).parse(xml) as {
       testsuites: { testsuite: { tests: string; failures: string; errors: string } };
     };

@@ -41,6 +41,8 @@ export interface JunitCase {
   classname: string;
   name: string;
   time: string;
+  /** --format junit-files only. */
+  file?: string;
   failure?: JunitFailure;
   error?: JunitFailure;
   skipped?: { message: string };

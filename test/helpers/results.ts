@@ -52,16 +52,35 @@ export function rawRun(fields: Partial<RawRun>): RawRun {
 }
 
 /**
- * The result gradeSubmission would give `run` on case `id` (grade.ts's caseResult, with the
- * recorded byte layouts as the diagnosis has them; the rerun command names `submission`).
+ * A built-in case as a private one would load from `--fixtures <folder>` (its id
+ * `<folder>/<name>`, its source private), with `meta` over its case.json fields.
+ */
+export function privateCase(
+  id: string,
+  folder: string,
+  name: string,
+  meta: Partial<Pick<Case, "title" | "hint" | "required">> = {},
+): Case {
+  return {
+    ...builtInCase(id),
+    ...meta,
+    id: `${folder}/${name}`,
+    source: { kind: "private", folder },
+  };
+}
+
+/**
+ * The result gradeSubmission would give `run` on case `id` (a built-in case's id, or a case made
+ * with privateCase) (grade.ts's caseResult, with the recorded byte layouts as the diagnosis has
+ * them; the rerun command names `submission`).
  */
 export function judgedResult(
-  id: string,
+  id: string | Case,
   run: RawRun,
   submission: string,
   mistakes: string[] = [],
 ): CaseResult {
-  const c = builtInCase(id);
+  const c = typeof id === "string" ? builtInCase(id) : id;
   const verdict = judge(c, run, schemas.output(c.mode));
   return caseResult(c, verdict, run, {
     rerun: `npm run grade -- ${submission} --only ${c.id}`,
@@ -112,6 +131,24 @@ export function report(
   for (const r of results.cases) reporter.onCaseResult?.(r);
   reporter.onRunEnd?.(results);
   return memory.text();
+}
+
+/**
+ * The result of a case skipped after earlier cases hit a limit, as gradeSubmission gives it.
+ */
+export function skippedResult(id: string, submission: string): CaseResult {
+  const c = builtInCase(id);
+  return caseResult(
+    c,
+    {
+      status: "skipped",
+      reason: "skipped-after-timeouts",
+      message: "skipped: 3 earlier cases hit a limit (time, memory, output size)",
+      outcome: { kind: "timeout" },
+    },
+    null,
+    { rerun: `npm run grade -- ${submission} --only ${c.id}` },
+  );
 }
 
 /**

@@ -52,6 +52,7 @@ import {
   type JunitSuite,
 } from "../helpers/readers.ts";
 import { buildFailure, gradeResults, judgedResult, rawRun, report } from "../helpers/results.ts";
+import { expectValidJunit } from "../helpers/xmllint.ts";
 
 // ---- what a hostile program prints ----
 
@@ -271,14 +272,15 @@ describe("--format json (the results file)", () => {
 });
 
 describe("--format junit", () => {
-  const documents = ALL.map((results) => junitXml(results, new Date(0)));
+  const documents = ALL.map((results) => junitXml(results, { timestamp: new Date(0) }));
 
-  it("is well-formed XML with no raw unsafe character", () => {
+  it("is well-formed XML with no raw unsafe character, valid against both JUnit XSDs", () => {
     for (const xml of documents) {
       expectNoRawUnsafe(xml, "JUnit XML");
       const suites = parseJunit(xml).testsuites.testsuite;
       expect(suites).toHaveLength(1);
     }
+    expectValidJunit(new Map(documents.map((xml, i) => [`hostile results ${i}`, xml])));
   });
 
   it("shows the hostile text as escapes in names, messages and bodies", () => {

@@ -134,7 +134,8 @@ describe("json (the results file)", () => {
 });
 
 describe("junit", () => {
-  const suite = parseJunit(junitXml(results(), new Date(0))).testsuites.testsuite[0] as JunitSuite;
+  const suite = parseJunit(junitXml(results(), { timestamp: new Date(0) })).testsuites
+    .testsuite[0] as JunitSuite;
   it("one testcase per case: a failure for a wrong answer, an error for a crash or a stub", () => {
     expect(suite.tests).toBe("4");
     expect(suite.failures).toBe("1");
