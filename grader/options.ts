@@ -13,7 +13,15 @@ import { defaultSubmission, isInstructorKit, KIT_ROOT } from "./kit.ts";
  * The report formats `--format NAME[=FILE]` accepts, in the order the help lists them. Each has a
  * reporter in report/ (report/formats.ts maps the names to them).
  */
-export const FORMAT_NAMES = ["text", "json", "junit", "gradescope", "github", "exercism"] as const;
+export const FORMAT_NAMES = [
+  "text",
+  "json",
+  "junit",
+  "gradescope",
+  "github",
+  "classroom",
+  "exercism",
+] as const;
 
 export type FormatName = (typeof FORMAT_NAMES)[number];
 
@@ -46,9 +54,10 @@ Options:
   --only ID             grade only this case (repeatable), e.g. --only 01-lesson-7-partitions-3-members
   --timeout MS          CPU-time limit per case in milliseconds (default 10000; the kernel
                         counts whole seconds; a program that sleeps is stopped at 3x + 5 s)
-  --format NAME[=FILE]  ${FORMAT_NAMES.join(" | ")} (default text), to standard output or
-                        to FILE (repeatable; at most one on standard output; when all go to
-                        files, the text report still goes to standard output)
+  --format NAME[=FILE]  ${FORMAT_NAMES.join(" | ")}
+                        (default text), to standard output or to FILE (repeatable; at most
+                        one on standard output; when all go to files, the text report still
+                        goes to standard output)
   --watch               grade again on every save in PATH/src (Ctrl-C to stop)
   --types               type-check a TypeScript submission first; type errors fail the build
   --list-mistakes       print the catalogue of common mistakes the grader can name
@@ -297,6 +306,13 @@ export function parseGradeArgs(argv: string[]): GradeCommand {
       };
     },
   );
+  // The classroom format writes all the github format does (annotations, the job summary): both
+  // would write each twice.
+  if (formats.some((f) => f.name === "github") && formats.some((f) => f.name === "classroom")) {
+    throw new SetupError(
+      "--format classroom writes everything --format github does, and Classroom's points: give one of them",
+    );
+  }
   // With every report going to files, the text report still goes to the terminal.
   if (formats.every((f) => f.file !== undefined)) formats.push({ name: "text" });
   const onStdout = formats.filter((f) => f.file === undefined);

@@ -4,6 +4,7 @@
  * options.ts's FORMAT_NAMES, and one line here.
  */
 import type { FormatName } from "../options.ts";
+import { classroomReporter } from "./classroom.ts";
 import { exercismReporter } from "./exercism.ts";
 import { githubReporter } from "./github.ts";
 import { gradescopeReporter } from "./gradescope.ts";
@@ -18,5 +19,6 @@ export const FORMATS = {
   junit: junitReporter,
   gradescope: gradescopeReporter,
   github: githubReporter,
+  classroom: classroomReporter,
   exercism: exercismReporter,
 } as const satisfies Record<FormatName, (sink: Sink) => Reporter>;

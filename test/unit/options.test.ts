@@ -13,6 +13,10 @@ describe("parseGradeArgs refuses what it cannot run, saying what to fix", () => 
     [["solution", "--timeout", "soon"], /--timeout takes a whole number of milliseconds/],
     [["solution", "--format", "yaml"], /unknown format "yaml": use one of text, json/],
     [["solution", "--format", "text", "--format", "json"], /two formats on standard output/],
+    [
+      ["solution", "--format", "github", "--format", "classroom=c.txt"],
+      /--format classroom writes everything --format github does/,
+    ],
     [["solution", "solution"], /at most one submission PATH, got 2: solution solution/],
     [["solution", "--cmd", "python3 main.py"], /either a submission PATH or --cmd, not both/],
     [["--cmd", "python3 main.py", "--types"], /--types type-checks a TypeScript submission/],

@@ -5,6 +5,10 @@
 // shapes; this file pins what each one says about each kind of result.
 import { stripVTControlCharacters } from "node:util";
 import { describe, expect, it } from "vitest";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { classroomReporter } from "../../grader/report/classroom.ts";
 import { exercismReporter, type ExercismResults } from "../../grader/report/exercism.ts";
 import { githubAnnotations, githubSummary } from "../../grader/report/github.ts";
 import { gradescopeResults } from "../../grader/report/gradescope.ts";
@@ -18,9 +22,10 @@ import {
 import { mistakeCounts } from "../../grader/batch/report-html.ts";
 import { junitXml } from "../../grader/report/junit.ts";
 import { textReporter } from "../../grader/report/text.ts";
-import { passed, everyRequiredPassed } from "../../grader/results.ts";
+import { passed, everyRequiredPassed, type GradeResults } from "../../grader/results.ts";
 import { parseJunit, type JunitSuite } from "../helpers/readers.ts";
-import { gradeResults, judgedResult, rawRun, report } from "../helpers/results.ts";
+import { decodeRunner, notifyClassroom, reporterFails, stepOutputs } from "../helpers/classroom.ts";
+import { buildFailure, gradeResults, judgedResult, rawRun, report } from "../helpers/results.ts";
 
 const LESSON_7_3 = "01-lesson-7-partitions-3-members";
 const TRUNCATED = "25-error-truncated-topic-string";
@@ -172,6 +177,62 @@ describe("exercism", () => {
     expect(e.tests.map((t) => t.status)).toEqual(["pass", "fail", "error", "error"]);
     expect(e.tests.map((t) => t.task_id)).toEqual([2, 2, 1, 2]);
     expect(e.tests[2]?.output).toContain("TypeError: Cannot read properties of undefined");
+  });
+});
+
+describe("classroom", () => {
+  /** The reporter's output and the step outputs it appended to a fresh GITHUB_OUTPUT file. */
+  function classroomRun(graded: GradeResults) {
+    const outputFile = join(mkdtempSync(join(tmpdir(), "kit-classroom-")), "output");
+    writeFileSync(outputFile, "earlier=1\n");
+    const text = report((sink) => classroomReporter(sink, { GITHUB_OUTPUT: outputFile }), graded);
+    const outputs = stepOutputs(readFileSync(outputFile, "utf8"));
+    return {
+      text,
+      outputs,
+      runner: decodeRunner({ KAFKA_RESULTS: outputs.get("result") ?? "" }, "kafka"),
+    };
+  }
+
+  it("points per case: 2 of the 6 required points, as Classroom's reporter sums them", () => {
+    // Required: 01 passes (2 points), 03 fails and 25 crashes (2 each); 31 is an extension case.
+    const { text, outputs, runner } = classroomRun(results());
+    expect(outputs.get("earlier")).toBe("1");
+    expect(runner.max_score).toBe(6);
+    expect(runner.tests.map((t) => [t.name.split(":")[0], t.status, t.score])).toEqual([
+      [LESSON_7_3, "pass", 2],
+      [SKEW, "fail", 0],
+      [TRUNCATED, "error", 0],
+    ]);
+    const sum = notifyClassroom([runner]);
+    expect([sum.totalPoints, sum.maxPoints]).toEqual([2, 6]);
+    expect(sum.notices).toEqual([
+      "::notice title=Autograding complete::Points 2/6",
+      '::notice title=Autograding report::{"totalPoints":2,"maxPoints":6}',
+    ]);
+    // The notices end the step's output, after the github format's annotations and scores.
+    const lines = text.trimEnd().split("\n");
+    expect(lines.slice(-2)).toEqual(sum.notices);
+    expect(lines.filter((l) => l.startsWith("::notice")).length).toBe(2);
+    expect(text).toMatch(/^::warning title=31-static-members-first/m);
+    expect(reporterFails([runner])).toBe(true);
+  });
+
+  it("full marks pass; a build error is the runner's error with 0 points", () => {
+    const full = classroomRun(
+      gradeResults("alice", [judgedResult(LESSON_7_3, rawRun({ stdout: right }), "alice")]),
+    );
+    expect(full.runner.status).toBe("pass");
+    expect(notifyClassroom([full.runner]).notices[0]).toBe(
+      "::notice title=Autograding complete::Points 2/2",
+    );
+    expect(reporterFails([full.runner])).toBe(false);
+    const unbuilt = classroomRun(buildFailure("alice", [LESSON_7_3, SKEW], ["src/x.ts: boom"]));
+    expect(unbuilt.runner.status).toBe("error");
+    expect(unbuilt.runner.tests.map((t) => t.score)).toEqual([0, 0]);
+    expect(notifyClassroom([unbuilt.runner]).notices[0]).toBe(
+      "::notice title=Autograding complete::Points 0/4",
+    );
   });
 });
 
