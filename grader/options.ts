@@ -58,6 +58,9 @@ Options:
                         (default text), to standard output or to FILE (repeatable; at most
                         one on standard output; when all go to files, the text report still
                         goes to standard output)
+  --time-budget S       end the whole grading within S seconds of the grader's start: cases
+                        not started by then are skipped, running ones stopped (time-out);
+                        the reports are still written (Exercism's runner: bin/run.sh)
   --watch               grade again on every save in PATH/src (Ctrl-C to stop)
   --types               type-check a TypeScript submission first; type errors fail the build
   --list-mistakes       print the catalogue of common mistakes the grader can name
@@ -119,6 +122,8 @@ export interface GradeCommand {
   fixtures: string[];
   formats: FormatTarget[];
   timeoutMs: number;
+  /** --time-budget S, in milliseconds: the grading ends by then (GradeOptions.deadline). */
+  timeBudgetMs: number | undefined;
   /** --random N --seed S: N generated cases with answers from the reference (instructor kit). */
   random: { count: number; seed: number } | undefined;
   /** --types: type-check a TypeScript submission before grading (off the timed path). */
@@ -218,6 +223,7 @@ export function parseGradeArgs(argv: string[]): GradeCommand {
         fixtures: { type: "string", multiple: true, default: [] },
         format: { type: "string", multiple: true, default: [] },
         timeout: { type: "string" },
+        "time-budget": { type: "string" },
         cmd: { type: "string" },
         random: { type: "string" },
         seed: { type: "string" },
@@ -273,6 +279,7 @@ export function parseGradeArgs(argv: string[]): GradeCommand {
       );
   }
   if (values.shard !== undefined) only("--shard", ["batch"]);
+  if (values["time-budget"] !== undefined) only("--time-budget", ["grade"]);
   // A batch writes its own gradebook, report and results; watch mode shows the text report.
   if (values.format.length > 0) only("--format", ["grade"]);
   if (values["report-dir"] !== undefined) only("--report-dir", ["batch", "merge"]);
@@ -368,6 +375,10 @@ export function parseGradeArgs(argv: string[]): GradeCommand {
       values.timeout === undefined
         ? 10_000
         : parsePositiveInt(values.timeout, "--timeout", "milliseconds"),
+    timeBudgetMs:
+      values["time-budget"] === undefined
+        ? undefined
+        : parsePositiveInt(values["time-budget"], "--time-budget", "seconds") * 1000,
     random,
     types: values.types === true,
     batch:

@@ -24,6 +24,11 @@ describe("parseGradeArgs refuses what it cannot run, saying what to fix", () => 
     [["solution", "--shard", "1/3"], /--shard does not go with grading one submission/],
     [["--batch", "class", "--format", "json"], /--format does not go with --batch/],
     [["solution", "--report-dir", "out"], /--report-dir does not go with grading one submission/],
+    [
+      ["--batch", "class", "--report-dir", "out", "--time-budget", "5"],
+      /--time-budget does not go/,
+    ],
+    [["solution", "--time-budget", "0.5"], /--time-budget takes a whole number of seconds/],
   ])("%j", (args, message) => {
     expect(() => parseGradeArgs(args)).toThrow(SetupError);
     expect(() => parseGradeArgs(args)).toThrow(message);

@@ -9,7 +9,11 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { classroomReporter } from "../../grader/report/classroom.ts";
-import { exercismReporter, type ExercismResults } from "../../grader/report/exercism.ts";
+import {
+  exercismOutput,
+  exercismReporter,
+  type ExercismResults,
+} from "../../grader/report/exercism.ts";
 import { githubAnnotations, githubSummary } from "../../grader/report/github.ts";
 import { gradescopeResults } from "../../grader/report/gradescope.ts";
 import { jsonReporter, resultsJson } from "../../grader/report/json.ts";
@@ -172,11 +176,29 @@ describe("gradescope", () => {
 
 describe("exercism", () => {
   const e = JSON.parse(report(exercismReporter, results())) as ExercismResults;
-  it("status fail (it ran), a test per case, the decode case in task 1", () => {
+  it("status fail (it ran), a test per case, only the bad-bytes case linked to a task", () => {
     expect(e.status).toBe("fail");
     expect(e.tests.map((t) => t.status)).toEqual(["pass", "fail", "error", "error"]);
-    expect(e.tests.map((t) => t.task_id)).toEqual([2, 2, 1, 2]);
+    // 25 is decided by decodeSubscription alone (task 1); 01, 03 and 31 need both functions.
+    expect(e.tests.map((t) => t.task_id)).toEqual([undefined, undefined, 1, undefined]);
+    expect(e.tests.map((t) => "task_id" in t)).toEqual([false, false, true, false]);
     expect(e.tests[2]?.output).toContain("TypeError: Cannot read properties of undefined");
+  });
+
+  it("output: at most 500 characters; a longer one says it was truncated and keeps its end", () => {
+    const exact = "a".repeat(499) + "b";
+    expect(exercismOutput(`${exact}\n`)).toBe(exact);
+    expect(exercismOutput(" \n")).toBeNull();
+    const long = exercismOutput(`${"a".repeat(1000)}END`) ?? "";
+    expect(long.length).toBeLessThanOrEqual(500);
+    expect(long.split("\n")[0]).toBe("Output was truncated. Please limit to 500 chars.");
+    expect(long.endsWith("aaaEND")).toBe(true);
+    // The second line counts what was left out: 1003 characters, of which the tail kept is
+    // 500 - 49 (the notice and its line break) - the count's own words.
+    const second = long.split("\n")[1] ?? "";
+    const cut = /^\((\d+) earlier characters\) …/.exec(second);
+    expect(cut).not.toBeNull();
+    expect(Number(cut?.[1]) + second.length - (cut?.[0].length ?? 0)).toBe(1003);
   });
 });
 
