@@ -58,9 +58,6 @@ Options:
                         (default text), to standard output or to FILE (repeatable; at most
                         one on standard output; when all go to files, the text report still
                         goes to standard output)
-  --time-budget S       end the whole grading within S seconds of the grader's start: cases
-                        not started by then are skipped, running ones stopped (time-out);
-                        the reports are still written (Exercism's runner: bin/run.sh)
   --watch               grade again on every save in PATH/src (Ctrl-C to stop)
   --types               type-check a TypeScript submission first; type errors fail the build
   --list-mistakes       print the catalogue of common mistakes the grader can name
@@ -76,6 +73,9 @@ const USAGE_INSTRUCTORS = `Instructors:
   --batch DIR           grade every folder in DIR; needs --report-dir OUT (gradebook.csv,
                         report.html, results/); --shard I/N grades a stable share (I from 1)
   --merge OUT1 OUT2 ... join the report folders of shards; needs --report-dir OUT
+  --time-budget S       end the whole grading within S seconds of the grader's start: cases
+                        not started by then are skipped, running ones stopped (time-out);
+                        the reports are still written (Exercism's runner: bin/run.sh)
   --allow-unisolated    run --batch/--cmd even where no namespaces are available (not root and
                         no user namespaces): programs then run as your user (docs/sandbox.md)
 
