@@ -3,7 +3,9 @@
  * (built-in, private, random; narrowed by --only), the kit stamp, the diagnosis source, and the
  * options one submission is graded with.
  */
+import { readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
+import { join } from "node:path";
 import { FileOutcomes, FirstOf, type OutcomeSource } from "./diagnose/diagnose.ts";
 import { SetupError } from "./errors.ts";
 import { fixtureHash } from "./cases/hash.ts";
@@ -15,6 +17,51 @@ import { rerunCommand, type GradeCommand, type SubmissionTarget } from "./option
 import { textLine } from "./report/escape.ts";
 import type { Reporter } from "./report/reporter.ts";
 import { nodeUnreachable, sandboxFeatures, sandboxWarnings } from "./run/sandbox.ts";
+
+/**
+ * The CPUs this process may use, so that cases run as many at once as there are CPUs for them:
+ * os.availableParallelism() (the CPUs of the process's affinity mask: `taskset -c 0` gives 1),
+ * and no more than its cgroup's CPU quota, rounded up (a container started with `--cpus 1`
+ * keeps every CPU in its mask but gets one CPU's time): cgroup v2 `cpu.max` ("QUOTA PERIOD",
+ * or "max"), or cgroup v1 `cpu.cfs_quota_us` / `cpu.cfs_period_us` (-1: no quota), in the
+ * process's own cgroup as /proc/self/cgroup names it. At least 1.
+ *
+ * @param read reads a file as text (the real file system by default; throws when it is missing)
+ */
+export function availableCpus(
+  read: (path: string) => string = (p) => readFileSync(p, "utf8"),
+): number {
+  let cpus = availableParallelism();
+  const limit = (quota: number, period: number) => {
+    if (quota > 0 && period > 0) cpus = Math.min(cpus, Math.max(1, Math.ceil(quota / period)));
+  };
+  let cgroups: string[];
+  try {
+    cgroups = read("/proc/self/cgroup").split("\n");
+  } catch {
+    return cpus; // not Linux
+  }
+  for (const line of cgroups) {
+    const [, controllers = "", path = ""] = /^\d+:([^:]*):(.*)$/.exec(line) ?? [];
+    try {
+      if (controllers === "") {
+        const [quota = "max", period = "100000"] = read(join("/sys/fs/cgroup", path, "cpu.max"))
+          .trim()
+          .split(/\s+/);
+        if (quota !== "max") limit(Number(quota), Number(period));
+      } else if (controllers.split(",").includes("cpu")) {
+        const dir = join("/sys/fs/cgroup", controllers, path);
+        limit(
+          Number(read(join(dir, "cpu.cfs_quota_us")).trim()),
+          Number(read(join(dir, "cpu.cfs_period_us")).trim()),
+        );
+      }
+    } catch {
+      // That controller's files are not mounted where they usually are: no quota known.
+    }
+  }
+  return cpus;
+}
 
 export interface GradingContext {
   schemas: FixtureSchemas;
@@ -131,7 +178,8 @@ export async function prepareGrading(command: GradeCommand): Promise<GradingCont
       timeoutMs: command.timeoutMs,
       outputCapBytes: OUTPUT_CAP_BYTES,
       memoryMiB: MEMORY_MIB,
-      concurrency: availableParallelism(),
+      concurrency: availableCpus(),
+      deadline: command.timeBudgetMs,
       typeCheck: command.types,
       // Private cases, the other submissions of a batch and the reports: no program sees them.
       hidden: [

@@ -42,6 +42,12 @@ export interface GradeOptions {
   memoryMiB: number;
   /** Cases run at once. */
   concurrency: number;
+  /**
+   * When the grading must end (--time-budget), as a performance.now() time in milliseconds: a
+   * case not started with MIN_CASE_MS left before it is skipped, and a running case is stopped at
+   * it (a time-out). Undefined: no limit. Unlike every other rule, this one depends on timing.
+   */
+  deadline?: number | undefined;
   /** Type-check a folder submission with tsc before grading (--types); errors fail the build. */
   typeCheck?: boolean;
   /** Folders no program may see besides the kit's own (private cases, the batch, the reports). */
@@ -221,15 +227,16 @@ export async function prepareProgram(
 export async function runCase(
   program: Program,
   c: Case,
-  limits: Pick<GradeOptions, "timeoutMs" | "outputCapBytes" | "signal">,
+  limits: Pick<GradeOptions, "timeoutMs" | "outputCapBytes" | "signal" | "deadline">,
 ): Promise<RawRun> {
   const root = sandboxFeatures().mode === "root";
   const uid = root ? await runIdentities.acquire() : undefined;
   try {
     const run = program.run(c, uid);
     const backstops = wallBackstops(run.limits.cpuSeconds);
+    const left = limits.deadline === undefined ? Infinity : limits.deadline - performance.now();
     return await runProcess(confinedSpec(run, program.hidden), {
-      timeoutMs: backstops.capMs,
+      timeoutMs: Math.max(1, Math.min(backstops.capMs, left)),
       idle: backstops.idle,
       // The same limits for the run's processes together (a --cmd program may fork); a little
       // above the kernel's per-process ones, so a single process meets the kernel's first.
@@ -253,6 +260,8 @@ export async function runCase(
 export const LIMIT_VERDICTS_BEFORE_SKIPPING = 3;
 /** A submission's total CPU time across its cases, in multiples of the per-case limit. */
 export const CPU_BUDGET_CASES = 10;
+/** With a deadline, the least time left for a case to start, milliseconds (Node starts in ~0.1 s). */
+export const MIN_CASE_MS = 1000;
 
 /** True when a result counts towards skipping: it hit a limit or came close to the time limit. */
 export function isLimitVerdict(r: CaseResult, timeoutMs: number): boolean {
@@ -353,7 +362,13 @@ export async function gradeSubmission(options: GradeOptions): Promise<GradeResul
         // Once aborted, the cases still queued start and end at once: none runs.
         if (aborted()) return;
         // Every case before this one is published and the rule says skip: no need to run it.
-        const why = reported === index ? skip.reason() : undefined;
+        // Past the deadline (--time-budget), skipped whatever came before.
+        const why =
+          options.deadline !== undefined && options.deadline - performance.now() < MIN_CASE_MS
+            ? `skipped: the grading's time budget ran out before this case started`
+            : reported === index
+              ? skip.reason()
+              : undefined;
         if (why !== undefined) {
           results[index] = skipped(c, why);
           publish();

@@ -20,6 +20,7 @@ export const FORMAT_NAMES = [
   "junit-files",
   "gradescope",
   "github",
+  "classroom",
   "exercism",
 ] as const;
 
@@ -76,6 +77,9 @@ const USAGE_INSTRUCTORS = `Instructors:
                         report.html, results/); --shard I/N grades a stable share (I from 1)
   --merge OUT1 OUT2 ... join the report folders of shards; needs --report-dir OUT
   --list-cases          with --fixtures and --random: their cases listed too
+  --time-budget S       end the whole grading within S seconds of the grader's start: cases
+                        not started by then are skipped, running ones stopped (time-out);
+                        the reports are still written (Exercism's runner: bin/run.sh)
   --allow-unisolated    run --batch/--cmd even where no namespaces are available (not root and
                         no user namespaces): programs then run as your user (docs/sandbox.md)
 
@@ -122,6 +126,8 @@ export interface GradeCommand {
   fixtures: string[];
   formats: FormatTarget[];
   timeoutMs: number;
+  /** --time-budget S, in milliseconds: the grading ends by then (GradeOptions.deadline). */
+  timeBudgetMs: number | undefined;
   /** --random N --seed S: N generated cases with answers from the reference (instructor kit). */
   random: { count: number; seed: number } | undefined;
   /** --types: type-check a TypeScript submission before grading (off the timed path). */
@@ -222,6 +228,7 @@ export function parseGradeArgs(argv: string[]): GradeCommand {
         fixtures: { type: "string", multiple: true, default: [] },
         format: { type: "string", multiple: true, default: [] },
         timeout: { type: "string" },
+        "time-budget": { type: "string" },
         cmd: { type: "string" },
         random: { type: "string" },
         seed: { type: "string" },
@@ -291,6 +298,7 @@ export function parseGradeArgs(argv: string[]): GradeCommand {
       );
   }
   if (values.shard !== undefined) only("--shard", ["batch"]);
+  if (values["time-budget"] !== undefined) only("--time-budget", ["grade"]);
   // A batch writes its own gradebook, report and results; watch mode shows the text report.
   if (values.format.length > 0) only("--format", ["grade"]);
   if (values["report-dir"] !== undefined) only("--report-dir", ["batch", "merge"]);
@@ -324,6 +332,13 @@ export function parseGradeArgs(argv: string[]): GradeCommand {
       };
     },
   );
+  // The classroom format writes all the github format does (annotations, the job summary): both
+  // would write each twice.
+  if (formats.some((f) => f.name === "github") && formats.some((f) => f.name === "classroom")) {
+    throw new SetupError(
+      "--format classroom writes everything --format github does, and Classroom's points: give one of them",
+    );
+  }
   // With every report going to files, the text report still goes to the terminal.
   if (formats.every((f) => f.file !== undefined)) formats.push({ name: "text" });
   const onStdout = formats.filter((f) => f.file === undefined);
@@ -379,6 +394,10 @@ export function parseGradeArgs(argv: string[]): GradeCommand {
       values.timeout === undefined
         ? 10_000
         : parsePositiveInt(values.timeout, "--timeout", "milliseconds"),
+    timeBudgetMs:
+      values["time-budget"] === undefined
+        ? undefined
+        : parsePositiveInt(values["time-budget"], "--time-budget", "seconds") * 1000,
     random,
     types: values.types === true,
     batch:

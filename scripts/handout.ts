@@ -33,10 +33,20 @@ import { fixtureHash } from "../grader/cases/hash.ts";
 import { FixtureSchemas, loadCases } from "../grader/cases/load.ts";
 import { BUILT_IN_CASES_DIR, KIT_ROOT, kitVersion } from "../grader/kit.ts";
 
+/**
+ * Which grading workflow the handout gets: `own`, .github/workflows/grade.yml (the job's check,
+ * summary and annotations); `classroom` (--classroom), .github/workflows/classroom.yml, the same
+ * report plus the points GitHub Classroom reads, under Classroom's names.
+ */
+export type HandoutWorkflow = "own" | "classroom";
+
 /** One entry of the handout: where it goes in OUT, and where it comes from in the kit. */
 export type HandoutEntry =
-  /** A file copied as it is. */
-  | { kind: "file"; to: string; from: string }
+  /**
+   * A file copied as it is; with `workflow`, only in the handout built for that kind of course
+   * (`classroom`: with --classroom, for GitHub Classroom; `own`: without it).
+   */
+  | { kind: "file"; to: string; from: string; workflow?: HandoutWorkflow }
   /** A file from handout/ with its {{PLACEHOLDERS}} filled in (kit version, case set). */
   | { kind: "template"; to: string; from: string }
   /**
@@ -65,7 +75,18 @@ export const HANDOUT: readonly HandoutEntry[] = [
   { kind: "template", to: "README.md", from: "handout/README.md" },
   { kind: "file", to: ".gitignore", from: "handout/gitignore" },
   { kind: "file", to: "tsconfig.json", from: "handout/tsconfig.json" },
-  { kind: "file", to: ".github/workflows/grade.yml", from: "handout/workflow-grade.yml" },
+  {
+    kind: "file",
+    to: ".github/workflows/grade.yml",
+    from: "handout/workflow-grade.yml",
+    workflow: "own",
+  },
+  {
+    kind: "file",
+    to: ".github/workflows/classroom.yml",
+    from: "handout/workflow-classroom.yml",
+    workflow: "classroom",
+  },
   { kind: "file", to: "LESSON.md", from: "LESSON.md" },
   { kind: "file", to: "LICENSE", from: "LICENSE" },
   { kind: "folder", to: "figures", from: "figures", match: /\.svg$/, deep: false },
@@ -123,10 +144,14 @@ export const HANDOUT_ENGINES = { node: "^20.19.0 || ^22.12.0 || >=24" } as const
 /** The handout's package name (the kit's is kafka-range-assignment-kit). */
 const HANDOUT_NAME = "kafka-range-assignment";
 
-const USAGE = `Usage: npm run handout -- OUT
+const USAGE = `Usage: npm run handout -- OUT [--classroom]
 
 Builds the student handout, the repository students clone, in the folder OUT (which must not
-exist yet, or be empty). It holds no reference code: see "The student handout" in docs/instructors.md.`;
+exist yet, or be empty). It holds no reference code: see "The student handout" in docs/instructors.md.
+
+  --classroom   for a GitHub Classroom assignment: the workflow is .github/workflows/classroom.yml,
+                which also gives Classroom the grader's points (docs/platforms.md, GitHub Classroom),
+                instead of .github/workflows/grade.yml`;
 
 /** One file of the handout: its path in OUT (with /) and its source in the kit, if copied. */
 export interface HandoutFile {
@@ -158,12 +183,18 @@ const byPath = (a: { path: string }, b: { path: string }) =>
  * Expands HANDOUT into the handout's files, checking the kit on the way.
  *
  * @param kitRoot the instructor kit (default: this one)
+ * @param workflow which grading workflow the handout gets (default `own`, grade.yml)
  * @returns every file OUT will hold, sorted by path
  * @throws SetupError when a listed source is missing
  */
-export function handoutFiles(kitRoot: string = KIT_ROOT): HandoutFile[] {
+export function handoutFiles(
+  kitRoot: string = KIT_ROOT,
+  workflow: HandoutWorkflow = "own",
+): HandoutFile[] {
   const files: HandoutFile[] = [];
   for (const entry of HANDOUT) {
+    if (entry.kind === "file" && entry.workflow !== undefined && entry.workflow !== workflow)
+      continue;
     if (entry.kind === "generated") {
       files.push({ path: entry.to, source: undefined, entry });
       continue;
@@ -414,11 +445,17 @@ function findLeaks(out: string, files: readonly HandoutFile[]): string[] {
 }
 
 /** Fills in handout/README.md's {{PLACEHOLDERS}}; every one must be known. */
-function fillTemplate(text: string, stamp: KitStamp, from: string): string {
+function fillTemplate(
+  text: string,
+  stamp: KitStamp,
+  from: string,
+  workflow: HandoutWorkflow,
+): string {
   const values: Record<string, string> = {
     KIT_VERSION: stamp.kit.version,
     FIXTURES: stamp.kit.fixtures,
     CASES: String(stamp.cases),
+    WORKFLOW: `.github/workflows/${workflow === "classroom" ? "classroom" : "grade"}.yml`,
   };
   return text.replace(/\{\{(\w+)\}\}/g, (whole, name: string) => {
     const value = values[name];
@@ -434,19 +471,20 @@ export interface HandoutBuild {
 }
 
 /**
- * Builds the handout in `out` (created; it must not exist or be empty) and checks it.
+ * Builds the handout in `out` (created; it must not exist or be empty) and checks it, with the
+ * grading workflow `workflow` (HandoutWorkflow).
  *
  * @returns the files written and the stamp
  * @throws SetupError when OUT is in the way, the kit lacks a listed file, or a check fails (the
  *   folder is then removed)
  */
-export function buildHandout(out: string): HandoutBuild {
+export function buildHandout(out: string, workflow: HandoutWorkflow = "own"): HandoutBuild {
   if (existsSync(out) && (!statSync(out).isDirectory() || readdirSync(out).length > 0)) {
     throw new SetupError(
       `${out} already exists and is not an empty folder: remove it or pick another OUT`,
     );
   }
-  const files = handoutFiles();
+  const files = handoutFiles(KIT_ROOT, workflow);
   const stamp = kitStamp();
   const kitPackage = JSON.parse(
     readFileSync(join(KIT_ROOT, "package.json"), "utf8"),
@@ -461,7 +499,7 @@ export function buildHandout(out: string): HandoutBuild {
       if (file.entry.kind === "template" && file.source !== undefined) {
         writeFileSync(
           target,
-          fillTemplate(readFileSync(file.source, "utf8"), stamp, file.entry.from),
+          fillTemplate(readFileSync(file.source, "utf8"), stamp, file.entry.from, workflow),
         );
       } else if (file.source !== undefined) {
         copyFileSync(file.source, target);
@@ -527,7 +565,10 @@ function main(argv: string[]): number {
     args: argv,
     allowPositionals: true,
     strict: true,
-    options: { help: { type: "boolean", short: "h", default: false } },
+    options: {
+      help: { type: "boolean", short: "h", default: false },
+      classroom: { type: "boolean", default: false },
+    },
   });
   if (values.help) {
     process.stdout.write(`${USAGE}\n`);
@@ -540,7 +581,7 @@ function main(argv: string[]): number {
   // npm runs scripts from the package root; INIT_CWD is where the user typed the command.
   const cwd = process.env.INIT_CWD ?? process.cwd();
   const out = resolve(cwd, target);
-  const build = buildHandout(out);
+  const build = buildHandout(out, values.classroom ? "classroom" : "own");
   const shown = isAbsolute(target) ? out : relative(cwd, out) || ".";
   process.stdout.write(summary(build, shown));
   return 0;

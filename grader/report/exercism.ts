@@ -16,12 +16,19 @@ import type { Reporter, Sink } from "./reporter.ts";
 
 /** The interface's limits: `message` 65535 characters, `output` 500. */
 const MESSAGE_MAX_CHARS = 65_535;
-const OUTPUT_MAX_CHARS = 500;
+export const OUTPUT_MAX_CHARS = 500;
+/**
+ * What the interface asks a cut `output` to say ("Output was truncated. Please limit to 500
+ * chars"), on a line of its own before the end of what the program printed.
+ */
+export const OUTPUT_TRUNCATED = "Output was truncated. Please limit to 500 chars.";
 const EXPECTED_MAX_CHARS = 1_000;
 
-/** The lesson's tasks (LESSON.md, "The exercise"): 1 decodeSubscription, 2 assignRange. */
+/**
+ * The lesson's first task (LESSON.md, "The exercise": 1 decodeSubscription, 2 assignRange). No
+ * case exercises assignRange alone: main decodes every member first.
+ */
 export const TASK_DECODE = 1;
-export const TASK_ASSIGN = 2;
 
 export interface ExercismTest {
   name: string;
@@ -29,7 +36,7 @@ export interface ExercismTest {
   message: string | null;
   output: string | null;
   test_code: string;
-  task_id: number;
+  task_id?: number;
 }
 
 export interface ExercismResults {
@@ -39,9 +46,30 @@ export interface ExercismResults {
   tests: ExercismTest[];
 }
 
-/** Decode-mode cases and bad-bytes cases exercise decodeSubscription; the rest, assignRange. */
-export function exercismTask(r: CaseResult): number {
-  return r.case.mode === "decode" || "error" in r.case.expected ? TASK_DECODE : TASK_ASSIGN;
+/**
+ * The one task a case exercises, or undefined when it exercises both. The interface links a test
+ * to a task "only if it can be linked to precisely one task". A decode-mode case runs
+ * decodeSubscription alone; a bad-bytes case is decided by decodeSubscription alone too (main
+ * decodes every member before it assigns, so with a decoder that rejects the member, assignRange
+ * never runs, and with one that does not, the case fails whatever assignRange does). Every other
+ * assign-mode case needs both functions right: no task.
+ */
+export function exercismTask(r: CaseResult): number | undefined {
+  return r.case.mode === "decode" || "error" in r.case.expected ? TASK_DECODE : undefined;
+}
+
+/**
+ * A test's `output`: the end of the program's standard error, made printable, or null when it
+ * printed nothing. Longer than OUTPUT_MAX_CHARS: the OUTPUT_TRUNCATED line, then as much of the
+ * end as fits (the end holds a crash's message), the whole at most OUTPUT_MAX_CHARS.
+ */
+export function exercismOutput(stderr: string): string | null {
+  if (stderr.trim() === "") return null;
+  const text = printable(stderr.trimEnd().replace(/\r\n/g, "\n"));
+  if (text.length <= OUTPUT_MAX_CHARS) return text;
+  const room = OUTPUT_MAX_CHARS - OUTPUT_TRUNCATED.length - 1;
+  // cappedEnd marks its own cut ("(N earlier characters) …") within the room it is given.
+  return `${OUTPUT_TRUNCATED}\n${cappedEnd(text, room)}`;
 }
 
 /** What the case runs, shown by Exercism as the test's code: command, input in brief, answer. */
@@ -83,20 +111,21 @@ function message(r: CaseResult): string | null {
  * why with the expected-against-actual details and hint (null on a pass); `output` is the end of
  * the program's standard error, made printable, at most 500 characters (the cut marked), or null;
  * `test_code` is the command,
- * input in brief and expected answer; `task_id` is 1 (decodeSubscription) or 2 (assignRange).
+ * input in brief and expected answer; `task_id` is 1 (decodeSubscription) on the cases that
+ * exercise that task alone (exercismTask), and left out on the others.
  */
 export function exercismResults(results: GradeResults): ExercismResults {
-  const tests = results.cases.map((r): ExercismTest => ({
-    name: textLine(`${r.id}: ${r.title}${r.required ? "" : " (extension)"}`),
-    status: status(r),
-    message: message(r),
-    output:
-      r.stderr.trim() === ""
-        ? null
-        : cappedEnd(printable(r.stderr.trimEnd().replace(/\r\n/g, "\n")), OUTPUT_MAX_CHARS),
-    test_code: testCode(r),
-    task_id: exercismTask(r),
-  }));
+  const tests = results.cases.map((r): ExercismTest => {
+    const task = exercismTask(r);
+    return {
+      name: textLine(`${r.id}: ${r.title}${r.required ? "" : " (extension)"}`),
+      status: status(r),
+      message: message(r),
+      output: exercismOutput(r.stderr),
+      test_code: testCode(r),
+      ...(task === undefined ? {} : { task_id: task }),
+    };
+  });
   if (results.buildErrors.length > 0) {
     return {
       version: 3,

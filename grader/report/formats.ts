@@ -4,6 +4,7 @@
  * A new format is a new file in report/, its name in options.ts's FORMAT_NAMES, and one line here.
  */
 import { userCwd, type FormatName } from "../options.ts";
+import { classroomReporter } from "./classroom.ts";
 import { exercismReporter } from "./exercism.ts";
 import { githubReporter } from "./github.ts";
 import { gradescopeReporter } from "./gradescope.ts";
@@ -20,5 +21,6 @@ export const FORMATS = {
   "junit-files": (sink) => junitReporter(sink, userCwd()),
   gradescope: gradescopeReporter,
   github: githubReporter,
+  classroom: classroomReporter,
   exercism: exercismReporter,
 } as const satisfies Record<FormatName, (sink: Sink) => Reporter>;

@@ -13,6 +13,10 @@ describe("parseGradeArgs refuses what it cannot run, saying what to fix", () => 
     [["solution", "--timeout", "soon"], /--timeout takes a whole number of milliseconds/],
     [["solution", "--format", "yaml"], /unknown format "yaml": use one of text, json/],
     [["solution", "--format", "text", "--format", "json"], /two formats on standard output/],
+    [
+      ["solution", "--format", "github", "--format", "classroom=c.txt"],
+      /--format classroom writes everything --format github does/,
+    ],
     [["solution", "solution"], /at most one submission PATH, got 2: solution solution/],
     [["solution", "--cmd", "python3 main.py"], /either a submission PATH or --cmd, not both/],
     [["--cmd", "python3 main.py", "--types"], /--types type-checks a TypeScript submission/],
@@ -20,6 +24,11 @@ describe("parseGradeArgs refuses what it cannot run, saying what to fix", () => 
     [["solution", "--shard", "1/3"], /--shard does not go with grading one submission/],
     [["--batch", "class", "--format", "json"], /--format does not go with --batch/],
     [["solution", "--report-dir", "out"], /--report-dir does not go with grading one submission/],
+    [
+      ["--batch", "class", "--report-dir", "out", "--time-budget", "5"],
+      /--time-budget does not go/,
+    ],
+    [["solution", "--time-budget", "0.5"], /--time-budget takes a whole number of seconds/],
   ])("%j", (args, message) => {
     expect(() => parseGradeArgs(args)).toThrow(SetupError);
     expect(() => parseGradeArgs(args)).toThrow(message);

@@ -349,7 +349,9 @@ describe("--format exercism", () => {
     const doc = JSON.parse(documents[0] ?? "") as ExercismResults;
     expectVisible(doc.tests.map((t) => t.message ?? "").join("\n"), "Exercism messages");
     const crash = doc.tests.find((t) => (t.output ?? "").includes("stderr-6"));
-    expect(crash?.output).toMatch(/^\(\d+ earlier characters\) …L+ stderr-5\n\\u001b\]52;c;/);
+    expect(crash?.output).toMatch(
+      /^Output was truncated\. Please limit to 500 chars\.\n\(\d+ earlier characters\) …L+ stderr-5\n\\u001b\]52;c;/,
+    );
     expect((crash?.output ?? "").length).toBeLessThanOrEqual(500);
     const unbuilt = JSON.parse(documents[1] ?? "") as ExercismResults;
     expect(unbuilt.status).toBe("error");

@@ -5,7 +5,15 @@
 // shapes; this file pins what each one says about each kind of result.
 import { stripVTControlCharacters } from "node:util";
 import { describe, expect, it } from "vitest";
-import { exercismReporter, type ExercismResults } from "../../grader/report/exercism.ts";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { classroomReporter } from "../../grader/report/classroom.ts";
+import {
+  exercismOutput,
+  exercismReporter,
+  type ExercismResults,
+} from "../../grader/report/exercism.ts";
 import { githubAnnotations, githubSummary } from "../../grader/report/github.ts";
 import { gradescopeResults } from "../../grader/report/gradescope.ts";
 import { jsonReporter, resultsJson } from "../../grader/report/json.ts";
@@ -18,9 +26,10 @@ import {
 import { mistakeCounts } from "../../grader/batch/report-html.ts";
 import { junitXml } from "../../grader/report/junit.ts";
 import { textReporter } from "../../grader/report/text.ts";
-import { passed, everyRequiredPassed } from "../../grader/results.ts";
+import { passed, everyRequiredPassed, type GradeResults } from "../../grader/results.ts";
 import { parseJunit, type JunitSuite } from "../helpers/readers.ts";
-import { gradeResults, judgedResult, rawRun, report } from "../helpers/results.ts";
+import { decodeRunner, notifyClassroom, reporterFails, stepOutputs } from "../helpers/classroom.ts";
+import { buildFailure, gradeResults, judgedResult, rawRun, report } from "../helpers/results.ts";
 
 const LESSON_7_3 = "01-lesson-7-partitions-3-members";
 const TRUNCATED = "25-error-truncated-topic-string";
@@ -227,11 +236,85 @@ describe("gradescope", () => {
 
 describe("exercism", () => {
   const e = JSON.parse(report(exercismReporter, results())) as ExercismResults;
-  it("status fail (it ran), a test per case, the decode case in task 1", () => {
+  it("status fail (it ran), a test per case, only the bad-bytes case linked to a task", () => {
     expect(e.status).toBe("fail");
     expect(e.tests.map((t) => t.status)).toEqual(["pass", "fail", "error", "error"]);
-    expect(e.tests.map((t) => t.task_id)).toEqual([2, 2, 1, 2]);
+    // 25 is decided by decodeSubscription alone (task 1); 01, 03 and 31 need both functions.
+    expect(e.tests.map((t) => t.task_id)).toEqual([undefined, undefined, 1, undefined]);
+    expect(e.tests.map((t) => "task_id" in t)).toEqual([false, false, true, false]);
     expect(e.tests[2]?.output).toContain("TypeError: Cannot read properties of undefined");
+  });
+
+  it("output: at most 500 characters; a longer one says it was truncated and keeps its end", () => {
+    const exact = "a".repeat(499) + "b";
+    expect(exercismOutput(`${exact}\n`)).toBe(exact);
+    expect(exercismOutput(" \n")).toBeNull();
+    const long = exercismOutput(`${"a".repeat(1000)}END`) ?? "";
+    expect(long.length).toBeLessThanOrEqual(500);
+    expect(long.split("\n")[0]).toBe("Output was truncated. Please limit to 500 chars.");
+    expect(long.endsWith("aaaEND")).toBe(true);
+    // The second line counts what was left out: 1003 characters, of which the tail kept is
+    // 500 - 49 (the notice and its line break) - the count's own words.
+    const second = long.split("\n")[1] ?? "";
+    const cut = /^\((\d+) earlier characters\) …/.exec(second);
+    expect(cut).not.toBeNull();
+    expect(Number(cut?.[1]) + second.length - (cut?.[0].length ?? 0)).toBe(1003);
+  });
+});
+
+describe("classroom", () => {
+  /** The reporter's output and the step outputs it appended to a fresh GITHUB_OUTPUT file. */
+  function classroomRun(graded: GradeResults) {
+    const outputFile = join(mkdtempSync(join(tmpdir(), "kit-classroom-")), "output");
+    writeFileSync(outputFile, "earlier=1\n");
+    const text = report((sink) => classroomReporter(sink, { GITHUB_OUTPUT: outputFile }), graded);
+    const outputs = stepOutputs(readFileSync(outputFile, "utf8"));
+    return {
+      text,
+      outputs,
+      runner: decodeRunner({ KAFKA_RESULTS: outputs.get("result") ?? "" }, "kafka"),
+    };
+  }
+
+  it("points per case: 2 of the 6 required points, as Classroom's reporter sums them", () => {
+    // Required: 01 passes (2 points), 03 fails and 25 crashes (2 each); 31 is an extension case.
+    const { text, outputs, runner } = classroomRun(results());
+    expect(outputs.get("earlier")).toBe("1");
+    expect(runner.max_score).toBe(6);
+    expect(runner.tests.map((t) => [t.name.split(":")[0], t.status, t.score])).toEqual([
+      [LESSON_7_3, "pass", 2],
+      [SKEW, "fail", 0],
+      [TRUNCATED, "error", 0],
+    ]);
+    const sum = notifyClassroom([runner]);
+    expect([sum.totalPoints, sum.maxPoints]).toEqual([2, 6]);
+    expect(sum.notices).toEqual([
+      "::notice title=Autograding complete::Points 2/6",
+      '::notice title=Autograding report::{"totalPoints":2,"maxPoints":6}',
+    ]);
+    // The notices end the step's output, after the github format's annotations and scores.
+    const lines = text.trimEnd().split("\n");
+    expect(lines.slice(-2)).toEqual(sum.notices);
+    expect(lines.filter((l) => l.startsWith("::notice")).length).toBe(2);
+    expect(text).toMatch(/^::warning title=31-static-members-first/m);
+    expect(reporterFails([runner])).toBe(true);
+  });
+
+  it("full marks pass; a build error is the runner's error with 0 points", () => {
+    const full = classroomRun(
+      gradeResults("alice", [judgedResult(LESSON_7_3, rawRun({ stdout: right }), "alice")]),
+    );
+    expect(full.runner.status).toBe("pass");
+    expect(notifyClassroom([full.runner]).notices[0]).toBe(
+      "::notice title=Autograding complete::Points 2/2",
+    );
+    expect(reporterFails([full.runner])).toBe(false);
+    const unbuilt = classroomRun(buildFailure("alice", [LESSON_7_3, SKEW], ["src/x.ts: boom"]));
+    expect(unbuilt.runner.status).toBe("error");
+    expect(unbuilt.runner.tests.map((t) => t.score)).toEqual([0, 0]);
+    expect(notifyClassroom([unbuilt.runner]).notices[0]).toBe(
+      "::notice title=Autograding complete::Points 0/4",
+    );
   });
 });
 

@@ -223,9 +223,9 @@ describe("the grader's import graph", () => {
 });
 
 describe("reporters", () => {
-  it("are the six formats", () => {
+  it("are the seven formats", () => {
     expect(REPORTERS.sort()).toEqual(
-      ["exercism", "github", "gradescope", "json", "junit", "text"].map(
+      ["classroom", "exercism", "github", "gradescope", "json", "junit", "text"].map(
         (name) => `grader/report/${name}.ts`,
       ),
     );

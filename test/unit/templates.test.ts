@@ -184,6 +184,7 @@ const MARKDOWN = globSync("**/*.md", { cwd: ROOT, dot: true, ignore: IGNORE })
   .filter((page) => yamlBlocks(readFileSync(join(ROOT, page), "utf8")).length > 0);
 const GITHUB_WORKFLOWS = [
   "handout/workflow-grade.yml",
+  "handout/workflow-classroom.yml",
   "templates/github-instructor/grade-class.yml",
 ];
 

@@ -1,0 +1,129 @@
+/**
+ * `--format classroom`: a GitHub Classroom autograding step that shows the grader's points, not
+ * pass-or-fail. Everything `--format github` writes (the folded text report, annotations, the
+ * job summary), then what GitHub Classroom's autograding reporter
+ * (classroom-resources/autograding-grading-reporter, src/notify-classroom.js at commit 43c2d9f)
+ * writes for Classroom to read: two notice annotations,
+ *
+ *   ::notice title=Autograding complete::Points <totalPoints>/<maxPoints>
+ *   ::notice title=Autograding report::{"totalPoints":<totalPoints>,"maxPoints":<maxPoints>}
+ *
+ * and, when GITHUB_OUTPUT names a file, the step output `result`: the base64 JSON a Classroom
+ * grader action (autograding-command-grader, src/main.js generateResult) sets, which that reporter
+ * decodes from `<RUNNER>_RESULTS`. The reporter itself runs on node20, which GitHub's hosted
+ * runners no longer run, so this step writes its notices instead of running it.
+ *
+ * The reporter's sum (NotifyClassroom): maxPoints is the sum of each runner's `max_score`, and
+ * totalPoints the sum of every test's `score` of those runners. Here one runner holds the required
+ * cases only: `max_score` is the required maximum, each test scores its case's points, so
+ * Classroom shows the required score (58/61 for a submission that lost 3 points). Extension
+ * cases are left out of Classroom's points (they are optional; Classroom has no extra credit):
+ * the log, the annotations and the job summary still show them.
+ */
+import { appendFileSync } from "node:fs";
+import { passed, type CaseResult, type GradeResults } from "../results.ts";
+import { capped, textLine } from "./escape.ts";
+import { actionsStepReporter, workflowCommand } from "./actions.ts";
+import { failureLine } from "./lines.ts";
+import type { Reporter, Sink } from "./reporter.ts";
+
+/** The step output that holds the runner result (a grader action's `outputs.result`). */
+export const CLASSROOM_OUTPUT = "result";
+const MESSAGE_MAX_CHARS = 1000;
+
+/** One test of a runner result, as autograding-command-grader's generateResult writes it. */
+export interface ClassroomTest {
+  name: string;
+  status: "pass" | "fail" | "error";
+  score: number;
+  message: string | null;
+  test_code: string;
+  filename: string;
+  line_no: number;
+  duration: number;
+}
+
+/** A runner result (version 1), what the reporter decodes from `<RUNNER>_RESULTS`. */
+export interface ClassroomRunnerResult {
+  version: 1;
+  status: "pass" | "fail" | "error";
+  max_score: number;
+  tests: ClassroomTest[];
+}
+
+function testStatus(r: CaseResult): ClassroomTest["status"] {
+  return passed(r) ? "pass" : r.status === "fail" ? "fail" : "error";
+}
+
+/**
+ * The runner result for a grading: one test per required case, in case order, scoring its points
+ * (`score` 0 to its maximum), `message` the reason it did not pass (null on a pass), `test_code`
+ * the command that reruns it; `max_score` the required maximum; `status` `error` when the
+ * submission did not build, `fail` when a required case did not pass, else `pass` (the grader's
+ * exit code 0 or 1). `duration` is the run's wall time in milliseconds.
+ */
+export function classroomResult(results: GradeResults): ClassroomRunnerResult {
+  const required = results.cases.filter((r) => r.required);
+  const tests = required.map((r): ClassroomTest => ({
+    name: textLine(`${r.id}: ${r.title}`),
+    status: testStatus(r),
+    score: r.points,
+    message: passed(r) ? null : capped(failureLine(r), MESSAGE_MAX_CHARS),
+    test_code: r.explanation === null ? "" : textLine(r.explanation.rerun),
+    filename: "",
+    line_no: 0,
+    duration: Math.round(r.durationMs),
+  }));
+  return {
+    version: 1,
+    status:
+      results.buildErrors.length > 0
+        ? "error"
+        : tests.every((t) => t.status === "pass")
+          ? "pass"
+          : "fail",
+    max_score: results.maxScore,
+    tests,
+  };
+}
+
+/**
+ * The two notice annotations Classroom reads, as the reporter's NotifyClassroom writes them with
+ * @actions/core's notice(): the points, and the same as JSON. Sums as that function does (every
+ * test's score; the runner's max_score). None when the maximum is 0, as there.
+ */
+export function classroomNotices(result: ClassroomRunnerResult): string[] {
+  const maxPoints = result.max_score;
+  const totalPoints = result.tests.reduce((sum, t) => sum + t.score, 0);
+  if (!maxPoints) return [];
+  return [
+    workflowCommand(
+      "notice",
+      { title: "Autograding complete" },
+      `Points ${totalPoints}/${maxPoints}`,
+    ),
+    workflowCommand(
+      "notice",
+      { title: "Autograding report" },
+      JSON.stringify({ totalPoints, maxPoints }),
+    ),
+  ];
+}
+
+/**
+ * The Classroom reporter: what `--format github` writes on the sink, with classroomNotices after
+ * the score lines; the runner result, base64, appended to the file named by `env.GITHUB_OUTPUT`
+ * as `result=<base64>` (GitHub's `name=value` output syntax: base64 has no line break), once, at
+ * the end of the run.
+ */
+export function classroomReporter(sink: Sink, env: NodeJS.ProcessEnv = process.env): Reporter {
+  return actionsStepReporter(sink, env, (results) => {
+    const result = classroomResult(results);
+    const outputFile = env.GITHUB_OUTPUT;
+    if (outputFile !== undefined && outputFile !== "") {
+      const encoded = Buffer.from(JSON.stringify(result), "utf8").toString("base64");
+      appendFileSync(outputFile, `${CLASSROOM_OUTPUT}=${encoded}\n`);
+    }
+    return classroomNotices(result);
+  });
+}
