@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { escapeData, escapeProperty, workflowCommand } from "../../grader/report/github.ts";
+import { escapeData, escapeProperty, workflowCommand } from "../../grader/report/actions.ts";
 import { textLine, xmlAttributeData, xmlData, xmlSafe } from "../../grader/report/escape.ts";
 import { junitXml } from "../../grader/report/junit.ts";
 import { grade, variantOfSolution } from "../helpers/grader.ts";

@@ -14,7 +14,7 @@ import {
   exercismReporter,
   type ExercismResults,
 } from "../../grader/report/exercism.ts";
-import { githubAnnotations, githubSummary } from "../../grader/report/github.ts";
+import { githubAnnotations, githubSummary } from "../../grader/report/actions.ts";
 import { gradescopeResults } from "../../grader/report/gradescope.ts";
 import { jsonReporter, resultsJson } from "../../grader/report/json.ts";
 import {

@@ -9,6 +9,7 @@ import { join, relative } from "node:path";
 import { globSync } from "tinyglobby";
 import type { Case } from "../../cases/load.ts";
 import { BUILT_IN_CASES_DIR, KIT_ROOT } from "../../kit.ts";
+import { byCodeUnits } from "../../verdict/order.ts";
 import { caseHash } from "../../cases/hash.ts";
 import type { DiagnosisJson, MemberBytes } from "../../diagnose/data.ts";
 import { memberLayouts, type LiveOutcomes } from "./live.ts";
@@ -53,7 +54,7 @@ export function diagnosisInputs(casesDir = BUILT_IN_CASES_DIR): string {
       (f): [string, string] => [`${cases}/${f}`, join(casesDir, f)],
     ),
   ];
-  files.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  files.sort(([a], [b]) => byCodeUnits(a, b));
   const hash = createHash("sha256");
   for (const [name, path] of files) {
     hash.update(`${name}\0`);
