@@ -8,7 +8,7 @@ import type { ValidateFunction } from "ajv";
 import type { AssignmentOutput, Case, DecodeOutput } from "../cases/load.ts";
 import { formatAjvErrors } from "../cases/load.ts";
 import type { RawRun } from "../run/run-process.ts";
-import { outcomeKey, type Outcome } from "./outcome.ts";
+import { decodeFieldsChecked, outcomeKey, type Outcome } from "./outcome.ts";
 import { printable } from "../printable.ts";
 
 /** Where a program said it stopped: `... at offset <n>` on its bad-input line. */
@@ -257,7 +257,11 @@ export function judge(
         },
       );
     }
-    const actual = output as AssignmentOutput | DecodeOutput;
+    const printed = output as AssignmentOutput | DecodeOutput;
+    const actual =
+      c.mode === "decode" && "output" in c.expected
+        ? decodeFieldsChecked(printed as DecodeOutput, c.expected.output as DecodeOutput)
+        : printed;
     const outcome: Outcome = { kind: "output", mode: c.mode, output: actual };
     if ("error" in c.expected) {
       return {

@@ -4,8 +4,8 @@
  *   main [--decode] [FILE]
  *
  * Reads one JSON document (FILE, or standard input): the topics the leader knows (name to
- * partition count) and every member's id, optional group instance id and subscription bytes as
- * hex. Decodes each subscription with decodeSubscription, runs assignRange, and prints member id
+ * partition count), optionally the racks of each partition's replicas, and every member's id,
+ * optional group instance id and subscription bytes as hex. Decodes each subscription with decodeSubscription, runs assignRange, and prints member id
  * to topic to partitions as one JSON object. With --decode it prints each decoded subscription
  * instead. Exit codes: 0 success; 1 a subscription is not valid (first line of standard error:
  * `error: member "<id>": <field> <problem> at offset <n>`); 2 the input is not the documented JSON;
@@ -32,6 +32,8 @@ interface InputMember {
 
 interface Input {
   topics: Record<string, number>;
+  /** Topic to, per partition, the racks of its replicas (`null`: a broker without a rack). */
+  partitionRacks?: Record<string, (string | null)[][]>;
   members: InputMember[];
 }
 
@@ -107,6 +109,18 @@ function readInput(file: string | undefined): Input {
     throw new InputError(`input does not match input.schema.json:\n${problems.join("\n")}`);
   }
   const input = data as Input;
+  for (const [topic, partitions] of Object.entries(input.partitionRacks ?? {})) {
+    const path = `/partitionRacks/${jsonPointerToken(topic)}`;
+    if (!Object.hasOwn(input.topics, topic)) {
+      throw new InputError(`${path}: topic ${JSON.stringify(topic)} is not in topics`);
+    }
+    const count = input.topics[topic];
+    if (partitions.length !== count) {
+      throw new InputError(
+        `${path}: ${partitions.length} rack lists for ${count} partitions (one list per partition)`,
+      );
+    }
+  }
   const memberIds = new Set<string>();
   const instanceIds = new Set<string>();
   input.members.forEach((member, i) => {
@@ -130,6 +144,11 @@ function readInput(file: string | undefined): Input {
   return input;
 }
 
+/** A JSON Pointer reference token (RFC 6901): `~` and `/` escaped, as ajv writes paths. */
+function jsonPointerToken(key: string): string {
+  return key.replace(/~/g, "~0").replace(/\//g, "~1");
+}
+
 /**
  * Decodes one member's metadata. The bytes are handed over as a view that starts at byte offset 8
  * of a larger buffer whose other bytes are 0xAA, so a decoder that ignores `byteOffset` reads the
@@ -150,7 +169,10 @@ function decodeMember(member: InputMember): Subscription {
   }
 }
 
-/** `--decode` output: member id to `{version, topics, userData}` (user data as lowercase hex). */
+/**
+ * `--decode` output: member id to `{version, topics, userData, rackId}` (user data as lowercase
+ * hex; rackId as decoded: null below version 3).
+ */
 function decodedJson(decoded: Map<string, Subscription>): Record<string, unknown> {
   const output: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   for (const [memberId, subscription] of decoded) {
@@ -159,6 +181,7 @@ function decodedJson(decoded: Map<string, Subscription>): Record<string, unknown
       topics: subscription.topics,
       userData:
         subscription.userData === null ? null : Buffer.from(subscription.userData).toString("hex"),
+      rackId: subscription.rackId,
     };
   }
   return output;
@@ -177,9 +200,11 @@ function assignmentJson(
     subscriptions.set(member.memberId, {
       topics: subscription.topics,
       groupInstanceId: member.groupInstanceId ?? null,
+      rackId: subscription.rackId,
     });
   }
-  const assignment = assignRange(partitionsPerTopic, subscriptions);
+  const partitionRacks = new Map(Object.entries(input.partitionRacks ?? {}));
+  const assignment = assignRange(partitionsPerTopic, subscriptions, partitionRacks);
   // Printed as assignRange returned it: a member it leaves out stays out, so the grader sees it.
   const output = Object.create(null) as Record<string, Record<string, number[]>>;
   for (const [memberId, topicPartitions] of assignment) {

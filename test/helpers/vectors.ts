@@ -57,3 +57,19 @@ export interface AssignVector {
   };
   expected: Record<string, Record<string, number[]>>;
 }
+
+/** rack-assign.jsonl: RangeAssignor's answer for a group with racks (Kafka 3.8, KIP-881). */
+export interface RackAssignVector {
+  input: {
+    topics: Record<string, number>;
+    /** Topic to, per partition, the racks of its replicas (`null`: a broker without a rack). */
+    partitionRacks?: Record<string, (string | null)[][]>;
+    members: {
+      memberId: string;
+      groupInstanceId: string | null;
+      rackId: string | null;
+      topics: string[];
+    }[];
+  };
+  expected: Record<string, Record<string, number[]>>;
+}

@@ -16,7 +16,7 @@ function assign(partitionsPerTopic: Record<string, number>, members: Members): A
     new Map<string, MemberSubscription>(
       members.map(([memberId, topics, groupInstanceId]) => [
         memberId,
-        { topics, groupInstanceId: groupInstanceId ?? null },
+        { topics, groupInstanceId: groupInstanceId ?? null, rackId: null },
       ]),
     ),
   );
@@ -160,8 +160,8 @@ describe("assignRange by hand", () => {
       ["constructor", 1],
     ]);
     const subscriptions = new Map<string, MemberSubscription>([
-      ["constructor", { topics: ["__proto__", "constructor"], groupInstanceId: null }],
-      ["__proto__", { topics: ["__proto__"], groupInstanceId: null }],
+      ["constructor", { topics: ["__proto__", "constructor"], groupInstanceId: null, rackId: null }],
+      ["__proto__", { topics: ["__proto__"], groupInstanceId: null, rackId: null }],
     ]);
     const byHand = assignRange(partitionsPerTopic, subscriptions);
     // "__proto__" (0x5F) sorts before "constructor" (0x63): it gets 2 of 3, constructor 1.
@@ -177,7 +177,7 @@ describe("assignRange by hand", () => {
   it("does not modify its arguments", () => {
     const topics = ["b", "a"];
     const partitionsPerTopic = new Map([["a", 2]]);
-    const subscriptions = new Map([["m", { topics, groupInstanceId: null }]]);
+    const subscriptions = new Map([["m", { topics, groupInstanceId: null, rackId: null }]]);
     assignRange(partitionsPerTopic, subscriptions);
     expect(topics).toEqual(["b", "a"]);
     expect([...partitionsPerTopic]).toEqual([["a", 2]]);
@@ -238,6 +238,7 @@ describe("assignRange properties (fast-check)", () => {
               pool.length === 0 ? [] : [pool[p % pool.length] ?? ""],
             ),
             groupInstanceId: m.instance,
+            rackId: null,
           },
         ]),
       );

@@ -29,6 +29,7 @@ const decoder = (replaceFunction: string, text: string): Replacement => ({
 const ASSIGN_RANGE = `export function assignRange(
   partitionsPerTopic: ReadonlyMap<string, number>,
   subscriptions: ReadonlyMap<string, MemberSubscription>,
+  _partitionRacks: PartitionRacks = new Map(),
 ): Assignment {`;
 
 /** A version of rangeForConsumer: `body` computes the partitions of consumer i of m, from n. */
