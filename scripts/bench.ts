@@ -242,7 +242,11 @@ for (let i = 0; i < RUNS + 2; i++) {
   subscriptions = new Map(
     members.map((m, k) => [
       m.memberId,
-      { topics: decodeSubscription(views[k] as Uint8Array).topics, groupInstanceId: null, rackId: null },
+      {
+        topics: decodeSubscription(views[k] as Uint8Array).topics,
+        groupInstanceId: null,
+        rackId: null,
+      },
     ]),
   );
   decodeRuns.push(performance.now() - started);

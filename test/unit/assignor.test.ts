@@ -160,7 +160,10 @@ describe("assignRange by hand", () => {
       ["constructor", 1],
     ]);
     const subscriptions = new Map<string, MemberSubscription>([
-      ["constructor", { topics: ["__proto__", "constructor"], groupInstanceId: null, rackId: null }],
+      [
+        "constructor",
+        { topics: ["__proto__", "constructor"], groupInstanceId: null, rackId: null },
+      ],
       ["__proto__", { topics: ["__proto__"], groupInstanceId: null, rackId: null }],
     ]);
     const byHand = assignRange(partitionsPerTopic, subscriptions);
