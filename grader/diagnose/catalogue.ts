@@ -321,6 +321,78 @@ const mistakes: Mistake[] = [
     moreSpecificThan: [],
   },
   {
+    id: "racks-ignored",
+    name: "racks ignored",
+    explanation:
+      "Kafka's range assignor matches racks when members have racks and the partitions' replicas are not all on the same racks: each member first takes, up to its share, the partitions with a replica on its own rack. Your answer is the plain range answer, as if there were no racks. Read each member's rack id (rackId, the last field of a version-3 subscription) and the partitions' replica racks (partitionRacks), and decide per topic whether matching applies.",
+    lesson: "rack-aware-assignment",
+    extension: true,
+    evidence: "mutant",
+    // Not reading the rack ids at all (a decoder that stops after the user data) gives the same
+    // answers on every assign case: the racks are ignored either way, and that is what to fix.
+    moreSpecificThan: ["later-fields-not-read"],
+  },
+  {
+    id: "racks-always-matched",
+    name: "racks matched where Kafka does not",
+    explanation:
+      "Kafka matches racks only when a topic needs it: some member's rack holds a replica of the topic, and the partitions are not all on exactly the same racks. Here it does not (every partition is on the same racks, or no member's rack holds a replica), so the answer is the plain range answer. Check both conditions before matching.",
+    lesson: "rack-aware-assignment",
+    extension: true,
+    evidence: "mutant",
+    moreSpecificThan: [],
+  },
+  {
+    id: "co-partitioning-lost",
+    name: "co-partitioned topics matched one at a time",
+    explanation:
+      "Topics with the same members and the same number of partitions are matched together, partition by partition: partition p of each goes to the same member, one whose rack holds a replica of partition p in every one of them. Matching each topic on its own lets them drift apart, and such a group is matched even if none of its topics needs matching by itself.",
+    lesson: "rack-aware-assignment",
+    extension: true,
+    evidence: "mutant",
+    moreSpecificThan: [],
+  },
+  {
+    id: "rack-partition-assigned-twice",
+    name: "a rack-matched partition given out again",
+    explanation:
+      "A partition a member takes while racks are matched must be marked as assigned at once. Here it was counted for that member but stayed among the unassigned partitions, so it went out a second time (to another member, or to the same one) and the shares no longer add up. Remove it from the unassigned partitions when you assign it.",
+    lesson: "rack-aware-assignment",
+    extension: true,
+    evidence: "mutant",
+    moreSpecificThan: [],
+  },
+  {
+    id: "rackless-members-skipped",
+    name: "members without a rack skipped while racks are matched",
+    explanation:
+      'A member without a rack (null or "") matches every partition: while racks are matched it takes, in member order and up to its share, the lowest unassigned partitions, like any member whose rack holds them. Skipping it until the leftover pass leaves it the partitions others did not want.',
+    lesson: "rack-aware-assignment",
+    extension: true,
+    evidence: "mutant",
+    moreSpecificThan: [],
+  },
+  {
+    id: "empty-rack-is-a-rack",
+    name: "an empty rack id treated as a rack",
+    explanation:
+      'A member whose rack id is "" has no rack, exactly like null (Kafka ignores an empty client.rack). Treating "" as a rack name makes that member match no partition, and may make Kafka\'s condition for matching look true when it is not. Test for null and for "". (A replica\'s rack "" is a rack name: only the member\'s is ignored.)',
+    lesson: "rack-aware-assignment",
+    extension: true,
+    evidence: "mutant",
+    moreSpecificThan: [],
+  },
+  {
+    id: "rack-share-exceeded",
+    name: "a member takes more than its share on its rack",
+    explanation:
+      "While racks are matched each member takes at most its share: n div m partitions, one more while extra partitions remain, as in the plain range answer. Taking every partition on its rack leaves the members after it too little, and the counts no longer match Kafka's.",
+    lesson: "rack-aware-assignment",
+    extension: true,
+    evidence: "mutant",
+    moreSpecificThan: [],
+  },
+  {
     id: "crash-on-bad-bytes",
     name: "a crash instead of the decode error",
     explanation:

@@ -87,6 +87,50 @@ describe("the program's contract beyond the cases", () => {
     expect(result.stderr).toMatch(/^error: /);
   });
 
+  // partitionRacks (the rack stage): the schema's checks and main.ts's own, with their messages.
+  const racked = (partitionRacks: unknown, topics: object = { t: 2 }) =>
+    JSON.stringify({ topics, partitionRacks, members: [] });
+  it.each([
+    [
+      "a topic that topics lacks",
+      racked({ t: [["a"], ["b"]], gone: [["a"]] }),
+      'error: /partitionRacks/gone: topic "gone" is not in topics',
+    ],
+    [
+      "fewer rack lists than partitions",
+      racked({ t: [["a"]] }),
+      "error: /partitionRacks/t: 1 rack lists for 2 partitions (one list per partition)",
+    ],
+    [
+      "more rack lists than partitions",
+      racked({ t: [["a"], [], [null]] }),
+      "error: /partitionRacks/t: 3 rack lists for 2 partitions (one list per partition)",
+    ],
+    [
+      "a topic name that needs escaping in the pointer",
+      racked({ "a/b~c": [] }, { "a/b~c": 1 }),
+      "error: /partitionRacks/a~1b~0c: 0 rack lists for 1 partitions (one list per partition)",
+    ],
+    ["a rack that is a number", racked({ t: [["a"], [7]] }), "  /partitionRacks/t/1/0: must be"],
+    ["a partition that is not a list", racked({ t: ["a", []] }), "  /partitionRacks/t/0: must be"],
+    ["partitionRacks that is a list", racked([]), "  /partitionRacks: must be"],
+  ])("exits 2 on partitionRacks with %s", (_, text, message) => {
+    const result = runProgram(bundle, text);
+    expect(result.status).toBe(2);
+    expect(result.stdout).toBe("");
+    expect(result.stderr.split("\n")).toContainEqual(expect.stringContaining(message));
+  });
+
+  it('accepts partitionRacks with repeated racks, "" racks, null and empty replica lists', () => {
+    const result = run({
+      topics: { t: 3 },
+      partitionRacks: { t: [["a", "a"], ["", null], []] },
+      members: [member("m", "0000 00000001 0001 74 ffffffff")],
+    });
+    expect(result.status).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({ m: { t: [0, 1, 2] } });
+  });
+
   it("exits 2 on an unknown option, with usage", () => {
     const result = runProgram(bundle, "{}", ["--frobnicate"]);
     expect(result.status).toBe(2);
@@ -99,6 +143,8 @@ describe("the program's contract beyond the cases", () => {
       ["--decode"],
     );
     expect(result.status).toBe(0);
-    expect(JSON.parse(result.stdout)).toEqual({ m: { version: 7, topics: [], userData: "beef" } });
+    expect(JSON.parse(result.stdout)).toEqual({
+      m: { version: 7, topics: [], userData: "beef", rackId: null },
+    });
   });
 });

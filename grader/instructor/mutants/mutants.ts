@@ -634,6 +634,293 @@ export const MUTANTS: ReadonlyMap<string, readonly Replacement[]> = new Map<
       ),
     ],
   ],
+  [
+    "racks-ignored",
+    [
+      assignor(
+        "assignWithRackMatching",
+        `function assignWithRackMatching(
+  _partitionsPerTopic: ReadonlyMap<string, number>,
+  _topicToConsumers: ReadonlyMap<string, readonly MemberInfo[]>,
+  _racks: ReadonlyMap<string, string>,
+  _partitionRacks: PartitionRacks,
+): Map<string, TopicAssignmentState> {
+  // The mistake: the racks never looked at, so every topic gets the plain range answer.
+  return new Map();
+}`,
+      ),
+    ],
+  ],
+  [
+    "racks-always-matched",
+    [
+      assignor(
+        "useRackAwareAssignment",
+        `function useRackAwareAssignment(
+  consumerRacks: ReadonlySet<string>,
+  _partitionRacks: ReadonlySet<string>,
+  _racksPerPartition: readonly ReadonlySet<string>[],
+): boolean {
+  // The mistake: matching whenever some member has a rack, even when no member's rack holds a
+  // replica or every partition is on the same racks.
+  return consumerRacks.size > 0;
+}`,
+      ),
+    ],
+  ],
+  [
+    "co-partitioning-lost",
+    [
+      assignor(
+        "assignWithRackMatching",
+        `function assignWithRackMatching(
+  partitionsPerTopic: ReadonlyMap<string, number>,
+  topicToConsumers: ReadonlyMap<string, readonly MemberInfo[]>,
+  racks: ReadonlyMap<string, string>,
+  partitionRacks: PartitionRacks,
+): Map<string, TopicAssignmentState> {
+  const matched = new Map<string, TopicAssignmentState>();
+  if (racks.size === 0) return matched;
+  const states: TopicAssignmentState[] = [];
+  for (const [topic, consumersForTopic] of topicToConsumers) {
+    const numPartitions = partitionsPerTopic.get(topic) ?? 0;
+    if (numPartitions === 0) continue;
+    const state = new TopicAssignmentState(
+      topic,
+      numPartitions,
+      consumersForTopic,
+      racks,
+      partitionRacks.get(topic),
+    );
+    if (state.hasConsumerRacks) states.push(state);
+  }
+  if (!states.some((state) => state.needsRackAwareAssignment)) return matched;
+  // The mistake: every topic matched on its own, never together with the topics that have the
+  // same members and partition count, so co-partitioned topics drift apart (and one that does not
+  // need matching itself is not matched with them).
+  for (const state of states) {
+    if (!state.needsRackAwareAssignment) continue;
+    state.assignRackMatched();
+    matched.set(state.topic, state);
+  }
+  return matched;
+}`,
+      ),
+    ],
+  ],
+  [
+    "rack-partition-assigned-twice",
+    [
+      assignor(
+        "TopicAssignmentState.constructor",
+        `constructor(
+  readonly topic: string,
+  readonly numPartitions: number,
+  members: readonly MemberInfo[],
+  racks: ReadonlyMap<string, string>,
+  replicaRacks: readonly (readonly (string | null)[])[] | undefined,
+  // For the mistake in assignRackMatched: the partitions it gave, kept apart from owner.
+  private readonly rackMatched: [number, number][] = [],
+) {
+  this.consumers = [...members].sort(compareMembers);
+  this.consumerRacks = this.consumers.map((c) => racks.get(c.memberId) ?? null);
+  const m = this.consumers.length;
+  this.numAssignedByConsumer = new Array<number>(m).fill(0);
+  this.numPartitionsPerConsumer = Math.floor(numPartitions / m);
+  this.remainingConsumersWithExtraPartition = numPartitions % m;
+  this.owner = new Array<number>(numPartitions).fill(-1);
+
+  const allConsumerRacks = new Set<string>();
+  for (const rack of this.consumerRacks) if (rack !== null) allConsumerRacks.add(rack);
+  this.hasConsumerRacks = allConsumerRacks.size > 0;
+  const allPartitionRacks = new Set<string>();
+  const partitionRacks: Set<string>[] = [];
+  for (let p = 0; p < numPartitions; p++) {
+    const set = new Set<string>();
+    // Kafka reads replica racks only when some member of the topic has a rack.
+    if (this.hasConsumerRacks) {
+      for (const rack of replicaRacks?.[p] ?? []) {
+        if (rack === null) continue;
+        set.add(rack);
+        allPartitionRacks.add(rack);
+      }
+    }
+    partitionRacks.push(set);
+  }
+  this.partitionRacks = partitionRacks;
+  this.needsRackAwareAssignment = useRackAwareAssignment(
+    allConsumerRacks,
+    allPartitionRacks,
+    partitionRacks,
+  );
+}`,
+      ),
+      assignor(
+        "TopicAssignmentState.assignRackMatched",
+        `assignRackMatched(): void {
+  const byRack = new Map<string, { partitions: number[]; next: number }>();
+  this.partitionRacks.forEach((racks, p) => {
+    for (const rack of racks) {
+      const queue = byRack.get(rack);
+      if (queue === undefined) byRack.set(rack, { partitions: [p], next: 0 });
+      else queue.partitions.push(p);
+    }
+  });
+  this.consumers.forEach((_, c) => {
+    const rack = this.consumerRacks[c] ?? null;
+    if (rack === null) {
+      this.takeLowest(c);
+      return;
+    }
+    const queue = byRack.get(rack);
+    if (queue === undefined) return;
+    let room = this.maxAssignable(c);
+    while (room > 0 && queue.next < queue.partitions.length) {
+      const p = queue.partitions[queue.next++] ?? 0;
+      if (this.owner[p] !== -1) continue;
+      // The mistake: counted for member c, but not marked assigned, so it goes out again.
+      this.assign(c, p);
+      this.owner[p] = -1;
+      this.rackMatched.push([c, p]);
+      room--;
+    }
+  });
+}`,
+      ),
+      assignor(
+        "TopicAssignmentState.writeTo",
+        `writeTo(assignment: Assignment): void {
+  const owned = this.consumers.map((): number[] => []);
+  this.owner.forEach((c, p) => {
+    if (c !== -1) owned[c]?.push(p);
+  });
+  for (const [c, p] of this.rackMatched) owned[c]?.push(p);
+  this.consumers.forEach((member, c) => {
+    const partitions = (owned[c] ?? []).sort((a, b) => a - b);
+    if (partitions.length > 0) assignment.get(member.memberId)?.set(this.topic, partitions);
+  });
+}`,
+      ),
+    ],
+  ],
+  [
+    "rackless-members-skipped",
+    [
+      assignor(
+        "TopicAssignmentState.assignRackMatched",
+        `assignRackMatched(): void {
+  const byRack = new Map<string, { partitions: number[]; next: number }>();
+  this.partitionRacks.forEach((racks, p) => {
+    for (const rack of racks) {
+      const queue = byRack.get(rack);
+      if (queue === undefined) byRack.set(rack, { partitions: [p], next: 0 });
+      else queue.partitions.push(p);
+    }
+  });
+  this.consumers.forEach((_, c) => {
+    const rack = this.consumerRacks[c] ?? null;
+    // The mistake: a member without a rack takes nothing while racks are matched.
+    if (rack === null) return;
+    const queue = byRack.get(rack);
+    if (queue === undefined) return;
+    let room = this.maxAssignable(c);
+    while (room > 0 && queue.next < queue.partitions.length) {
+      const p = queue.partitions[queue.next++] ?? 0;
+      if (this.owner[p] !== -1) continue;
+      this.assign(c, p);
+      room--;
+    }
+  });
+}`,
+      ),
+      assignor(
+        "assignCoPartitionedWithRackMatching",
+        `function assignCoPartitionedWithRackMatching(group: readonly TopicAssignmentState[]): void {
+  const [first] = group;
+  if (first === undefined) return;
+  const queues = new Map<string | null, MemberQueue>();
+  first.consumers.forEach((_, c) => {
+    const rack = first.consumerRacks[c] ?? null;
+    const queue = queues.get(rack);
+    if (queue === undefined) queues.set(rack, { consumers: [c], next: 0 });
+    else queue.consumers.push(c);
+  });
+  const hasRoom = (c: number) => group.every((state) => state.maxAssignable(c) > 0);
+  const firstWithRoom = (queue: MemberQueue | undefined): number => {
+    if (queue === undefined) return Infinity;
+    while (queue.next < queue.consumers.length) {
+      const c = queue.consumers[queue.next] ?? Infinity;
+      if (hasRoom(c)) return c;
+      queue.next++;
+    }
+    return Infinity;
+  };
+
+  for (let p = 0; p < first.numPartitions; p++) {
+    // The mistake: members without a rack are no candidates while racks are matched.
+    let consumer = Infinity;
+    for (const rack of first.partitionRacks[p] ?? []) {
+      if (!group.every((state) => state.partitionRacks[p]?.has(rack) === true)) continue;
+      consumer = Math.min(consumer, firstWithRoom(queues.get(rack)));
+    }
+    if (consumer === Infinity) continue;
+    for (const state of group) state.assign(consumer, p);
+  }
+}`,
+      ),
+    ],
+  ],
+  [
+    "empty-rack-is-a-rack",
+    [
+      assignor(
+        "consumerRacks",
+        `function consumerRacks(
+  subscriptions: ReadonlyMap<string, MemberSubscription>,
+): Map<string, string> {
+  const racks = new Map<string, string>();
+  for (const [memberId, { rackId }] of subscriptions) {
+    // The mistake: only null means no rack, so "" is taken for a rack name.
+    if (rackId !== null) racks.set(memberId, rackId);
+  }
+  return racks;
+}`,
+      ),
+    ],
+  ],
+  [
+    "rack-share-exceeded",
+    [
+      assignor(
+        "TopicAssignmentState.assignRackMatched",
+        `assignRackMatched(): void {
+  const byRack = new Map<string, { partitions: number[]; next: number }>();
+  this.partitionRacks.forEach((racks, p) => {
+    for (const rack of racks) {
+      const queue = byRack.get(rack);
+      if (queue === undefined) byRack.set(rack, { partitions: [p], next: 0 });
+      else queue.partitions.push(p);
+    }
+  });
+  this.consumers.forEach((_, c) => {
+    const rack = this.consumerRacks[c] ?? null;
+    if (rack === null) {
+      this.takeLowest(c);
+      return;
+    }
+    const queue = byRack.get(rack);
+    if (queue === undefined) return;
+    // The mistake: the member takes every unassigned partition on its rack, beyond its share.
+    while (queue.next < queue.partitions.length) {
+      const p = queue.partitions[queue.next++] ?? 0;
+      if (this.owner[p] !== -1) continue;
+      this.assign(c, p);
+    }
+  });
+}`,
+      ),
+    ],
+  ],
 ]);
 
 /** The files of solution/src that replacements may name. */
