@@ -1,13 +1,15 @@
 /**
- * `npm run bench [-- --json FILE] [--quick]`: the kit's speed and memory figures, as a table (and
- * JSON). Every figure says what its clock covers. Not a test: nothing here fails on a number.
+ * `npm run bench [-- --json FILE] [--quick] [--only PART]...`: the kit's speed and memory figures,
+ * as a table (and JSON). Every figure says what its clock covers. Not a test: nothing here fails on
+ * a number. `--only` (repeatable) measures some parts: grading, batch, large-group, decoder.
  *
  *   grading        `npm run -s grade -- solution` over the built-in cases, command start to exit,
  *                  against the naive way (one `tsx solution/src/main.ts` process per case, in turn)
  *   batch          `npm run -s grade -- --batch` of 50 submissions (solution copies and mutants)
  *   large group    the reference program end to end on 10,000 members, 1,000 topics of 100
  *                  partitions, 50 topics each (seeded): wall time and peak memory; and in this
- *                  process, decoding every subscription and assigning
+ *                  process, decoding every subscription and assigning; then the same group
+ *                  with racks (members on 3 zones, every partition's replicas on 1-2 of them)
  *   decoder        decodeSubscription against kafkajs's MemberMetadata.decode, same bytes, same
  *                  process
  */
@@ -23,15 +25,32 @@ import { FixtureSchemas, loadCases } from "../grader/cases/load.ts";
 import { BUILT_IN_CASES_DIR } from "../grader/kit.ts";
 import { writeMutant } from "../grader/instructor/mutants/mutants.ts";
 import { seededRandom } from "../grader/instructor/random/seeded.ts";
+import { encodeSubscriptionV3 } from "../grader/instructor/random/subscription-v3.ts";
 import { buildSubmission } from "../grader/run/build.ts";
-import { assignRange, type MemberSubscription } from "../solution/src/range-assignor.ts";
+import {
+  assignRange,
+  type MemberSubscription,
+  type PartitionRacks,
+} from "../solution/src/range-assignor.ts";
 import { decodeSubscription } from "../solution/src/subscription.ts";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const { values } = parseArgs({
-  options: { json: { type: "string" }, quick: { type: "boolean", default: false } },
+  options: {
+    json: { type: "string" },
+    quick: { type: "boolean", default: false },
+    only: { type: "string", multiple: true },
+  },
 });
 const RUNS = values.quick ? 1 : 3;
+const PARTS = ["grading", "batch", "large-group", "decoder"] as const;
+const only = values.only ?? [...PARTS];
+for (const part of only) {
+  if (!(PARTS as readonly string[]).includes(part)) {
+    throw new Error(`--only ${part}: not a part (${PARTS.join(", ")})`);
+  }
+}
+const measures = (part: (typeof PARTS)[number]) => only.includes(part);
 
 interface Figure {
   name: string;
@@ -66,111 +85,116 @@ function timeCommand(
 }
 
 // ---------------------------------------------------------------------------------------------
-process.stderr.write("grading the reference over the built-in cases\n");
-const schemas = new FixtureSchemas();
-const cases = loadCases(BUILT_IN_CASES_DIR, [], schemas);
-const gradeRuns = Array.from(
-  { length: RUNS },
-  () => timeCommand("npm", ["run", "-s", "grade", "--", "solution", "--format", "json"]).ms,
-);
-const gradeMs = median(gradeRuns);
-add({
-  name: "grade solution (all cases)",
-  value: gradeMs,
-  unit: "ms",
-  clock: "`npm run -s grade -- solution` start to exit, median",
-  target: "<= 2000 ms",
-});
+if (measures("grading")) {
+  process.stderr.write("grading the reference over the built-in cases\n");
+  const schemas = new FixtureSchemas();
+  const cases = loadCases(BUILT_IN_CASES_DIR, [], schemas);
+  const gradeRuns = Array.from(
+    { length: RUNS },
+    () => timeCommand("npm", ["run", "-s", "grade", "--", "solution", "--format", "json"]).ms,
+  );
+  const gradeMs = median(gradeRuns);
+  add({
+    name: "grade solution (all cases)",
+    value: gradeMs,
+    unit: "ms",
+    clock: "`npm run -s grade -- solution` start to exit, median",
+    target: "<= 2000 ms",
+  });
 
-// The naive way: the tsx command (node_modules/.bin/tsx) once per case, one case after another;
-// and, for comparison, node --import tsx per case (one Node start fewer than the tsx command).
-const naive = (command: string, prefix: string[]) => {
-  const started = performance.now();
-  for (const c of cases) {
-    const args = [
-      ...prefix,
-      join(ROOT, "solution/src/main.ts"),
-      ...(c.mode === "decode" ? ["--decode"] : []),
-    ];
-    spawnSync(command, args, {
-      input: c.inputText,
-      stdio: ["pipe", "pipe", "pipe"],
-      maxBuffer: 64 * 1024 * 1024,
-    });
+  // The naive way: the tsx command (node_modules/.bin/tsx) once per case, one case after another;
+  // and, for comparison, node --import tsx per case (one Node start fewer than the tsx command).
+  const naive = (command: string, prefix: string[]) => {
+    const started = performance.now();
+    for (const c of cases) {
+      const args = [
+        ...prefix,
+        join(ROOT, "solution/src/main.ts"),
+        ...(c.mode === "decode" ? ["--decode"] : []),
+      ];
+      spawnSync(command, args, {
+        input: c.inputText,
+        stdio: ["pipe", "pipe", "pipe"],
+        maxBuffer: 64 * 1024 * 1024,
+      });
+    }
+    return performance.now() - started;
+  };
+  const naiveMs = naive(join(ROOT, "node_modules", ".bin", "tsx"), []);
+  add({
+    name: "naive grading (tsx per case, in turn)",
+    value: naiveMs,
+    unit: "ms",
+    clock: "`tsx solution/src/main.ts` once per case, sequentially",
+  });
+  const naiveNodeMs = naive(process.execPath, ["--import", "tsx"]);
+  add({
+    name: "naive, node --import tsx per case",
+    value: naiveNodeMs,
+    unit: "ms",
+    clock: "`node --import tsx solution/src/main.ts` once per case, sequentially",
+  });
+  add({
+    name: "speed-up over naive",
+    value: naiveMs / gradeMs,
+    unit: "x",
+    clock: "naive (tsx per case) / grade",
+    target: ">= 5x",
+  });
+  add({
+    name: "speed-up over node --import tsx per case",
+    value: naiveNodeMs / gradeMs,
+    unit: "x",
+    clock: "that naive variant / grade",
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+if (measures("batch")) {
+  process.stderr.write("a batch of 50 submissions\n");
+  const batchDir = mkdtempSync(join(tmpdir(), "kit-bench-batch-"));
+  const ids = [...CATALOGUE.keys()];
+  for (let i = 0; i < 50; i++) {
+    const name = `s${String(i + 1).padStart(2, "0")}`;
+    const source =
+      i % 2 === 0 ? join(ROOT, "solution") : writeMutant(ids[(i >> 1) % ids.length] ?? "");
+    cpSync(source, join(batchDir, name), { recursive: true });
   }
-  return performance.now() - started;
-};
-const naiveMs = naive(join(ROOT, "node_modules", ".bin", "tsx"), []);
-add({
-  name: "naive grading (tsx per case, in turn)",
-  value: naiveMs,
-  unit: "ms",
-  clock: "`tsx solution/src/main.ts` once per case, sequentially",
-});
-const naiveNodeMs = naive(process.execPath, ["--import", "tsx"]);
-add({
-  name: "naive, node --import tsx per case",
-  value: naiveNodeMs,
-  unit: "ms",
-  clock: "`node --import tsx solution/src/main.ts` once per case, sequentially",
-});
-add({
-  name: "speed-up over naive",
-  value: naiveMs / gradeMs,
-  unit: "x",
-  clock: "naive (tsx per case) / grade",
-  target: ">= 5x",
-});
-add({
-  name: "speed-up over node --import tsx per case",
-  value: naiveNodeMs / gradeMs,
-  unit: "x",
-  clock: "that naive variant / grade",
-});
+  const batchOut = join(batchDir, "..", `${batchDir.split("/").pop()}-out`);
+  const batch = timeCommand("npm", [
+    "run",
+    "-s",
+    "grade",
+    "--",
+    "--batch",
+    batchDir,
+    "--report-dir",
+    batchOut,
+  ]);
+  if (batch.status === 0) {
+    add({
+      name: "batch of 50 submissions",
+      value: batch.ms / 1000,
+      unit: "s",
+      clock: "`npm run -s grade -- --batch DIR --report-dir OUT` start to exit",
+      target: "<= 90 s",
+    });
+    add({
+      name: "batch throughput",
+      value: 50 / (batch.ms / 1000),
+      unit: "submissions/s",
+      clock: "50 / batch wall time",
+    });
+  } else {
+    process.stderr.write(`  batch exited ${batch.status}: not measured\n`);
+  }
+  rmSync(batchDir, { recursive: true, force: true });
+  rmSync(batchOut, { recursive: true, force: true });
+}
 
 // ---------------------------------------------------------------------------------------------
-process.stderr.write("a batch of 50 submissions\n");
-const batchDir = mkdtempSync(join(tmpdir(), "kit-bench-batch-"));
-const ids = [...CATALOGUE.keys()];
-for (let i = 0; i < 50; i++) {
-  const name = `s${String(i + 1).padStart(2, "0")}`;
-  const source =
-    i % 2 === 0 ? join(ROOT, "solution") : writeMutant(ids[(i >> 1) % ids.length] ?? "");
-  cpSync(source, join(batchDir, name), { recursive: true });
-}
-const batchOut = join(batchDir, "..", `${batchDir.split("/").pop()}-out`);
-const batch = timeCommand("npm", [
-  "run",
-  "-s",
-  "grade",
-  "--",
-  "--batch",
-  batchDir,
-  "--report-dir",
-  batchOut,
-]);
-if (batch.status === 0) {
-  add({
-    name: "batch of 50 submissions",
-    value: batch.ms / 1000,
-    unit: "s",
-    clock: "`npm run -s grade -- --batch DIR --report-dir OUT` start to exit",
-    target: "<= 90 s",
-  });
-  add({
-    name: "batch throughput",
-    value: 50 / (batch.ms / 1000),
-    unit: "submissions/s",
-    clock: "50 / batch wall time",
-  });
-} else {
-  process.stderr.write(`  batch exited ${batch.status}: not measured\n`);
-}
-rmSync(batchDir, { recursive: true, force: true });
-rmSync(batchOut, { recursive: true, force: true });
-
-// ---------------------------------------------------------------------------------------------
-process.stderr.write("the reference on a group of 10,000 members\n");
+// The group is built for the decoder comparison too.
+process.stderr.write("a group of 10,000 members\n");
 // Seeded: the same group on every run.
 const random = seededRandom(20261130);
 const topicNames = Array.from({ length: 1000 }, (_, i) => `topic-${String(i).padStart(4, "0")}`);
@@ -185,142 +209,227 @@ const members = Array.from({ length: 10_000 }, (_, i) => {
   });
   return { memberId: `consumer-${i}-${Math.floor(random() * 1e9).toString(36)}`, topics, bytes };
 });
-const input = JSON.stringify({
-  topics: Object.fromEntries(topicNames.map((t) => [t, 100])),
-  members: members.map((m) => ({ memberId: m.memberId, metadata: m.bytes.toString("hex") })),
-});
-const workDir = mkdtempSync(join(tmpdir(), "kit-bench-"));
-const inputFile = join(workDir, "input.json");
-writeFileSync(inputFile, input);
-const built = await buildSubmission(join(ROOT, "solution"));
-if (built.bundle === undefined)
-  throw new Error(`solution does not build: ${built.errors.join("; ")}`);
-const rssProbe = join(workDir, "rss.cjs");
-writeFileSync(
-  rssProbe,
-  'process.on("exit", () => process.stderr.write(`maxrss ${process.resourceUsage().maxRSS}\\n`));\n',
-);
-const endToEnd: number[] = [];
-const peaks: number[] = [];
-for (let i = 0; i < RUNS; i++) {
-  const started = performance.now();
-  const result = await new Promise<{ stderr: string; status: number | null }>((resolve) => {
-    const child = spawn(process.execPath, ["-r", rssProbe, built.bundle ?? "", inputFile], {
-      stdio: ["ignore", "ignore", "pipe"],
-    });
-    let stderr = "";
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    child.on("close", (status) => resolve({ stderr, status }));
-  });
-  endToEnd.push(performance.now() - started);
-  if (result.status !== 0)
-    throw new Error(`the reference failed on the large group: ${result.stderr}`);
-  peaks.push(Number(/maxrss (\d+)/.exec(result.stderr)?.[1] ?? NaN) / 1024);
-}
-add({
-  name: "10,000-member group end to end",
-  value: median(endToEnd),
-  unit: "ms",
-  clock: "`node main.mjs input.json` (the esbuild bundle of solution/) start to exit, median",
-  target: "<= 1000 ms",
-});
-add({
-  name: "10,000-member group peak memory",
-  value: median(peaks),
-  unit: "MB",
-  clock: "the process's maxRSS at exit",
-  target: "<= 300 MB",
-});
-
 const views = members.map(
   (m) => new Uint8Array(m.bytes.buffer, m.bytes.byteOffset, m.bytes.byteLength),
 );
-const decodeRuns: number[] = [];
-let subscriptions = new Map<string, MemberSubscription>();
-for (let i = 0; i < RUNS + 2; i++) {
-  const started = performance.now();
-  subscriptions = new Map(
+const workDir = mkdtempSync(join(tmpdir(), "kit-bench-"));
+
+// The same group with racks, drawn after it (so the group itself is unchanged): every member on
+// one of 3 zones, at version 3; every partition's replicas on 1 or 2 of those zones, so partitions
+// differ in racks and every topic needs rack matching (Kafka's rack-aware path runs on all).
+const ZONES = ["use1-az1", "use1-az2", "use1-az3"];
+const rackOf = members.map(() => ZONES[Math.floor(random() * ZONES.length)] ?? "");
+const rackBytes = members.map((m, k) =>
+  encodeSubscriptionV3({
+    topics: m.topics,
+    userData: Buffer.alloc(0),
+    ownedPartitions: [],
+    generationId: -1,
+    rackId: rackOf[k] ?? null,
+  }),
+);
+const partitionRacks = new Map(
+  topicNames.map((t) => [
+    t,
+    Array.from({ length: 100 }, () => {
+      const first = Math.floor(random() * ZONES.length);
+      const racks = [ZONES[first] ?? ""];
+      // A second replica on another zone for about half the partitions.
+      if (random() < 0.5) racks.push(ZONES[(first + 1 + Math.floor(random() * 2)) % 3] ?? "");
+      return racks;
+    }),
+  ]),
+);
+
+if (measures("large-group")) {
+  process.stderr.write("the reference on a group of 10,000 members, without and with racks\n");
+  const built = await buildSubmission(join(ROOT, "solution"));
+  if (built.bundle === undefined)
+    throw new Error(`solution does not build: ${built.errors.join("; ")}`);
+  const rssProbe = join(workDir, "rss.cjs");
+  writeFileSync(
+    rssProbe,
+    'process.on("exit", () => process.stderr.write(`maxrss ${process.resourceUsage().maxRSS}\\n`));\n',
+  );
+
+  /** The bundle on one input file, RUNS times: median wall time (ms) and peak memory (MB). */
+  const endToEnd = async (input: string, label: string) => {
+    const inputFile = join(workDir, `${label}.json`);
+    writeFileSync(inputFile, input);
+    const times: number[] = [];
+    const peaks: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      const started = performance.now();
+      const result = await new Promise<{ stderr: string; status: number | null }>((resolve) => {
+        const child = spawn(process.execPath, ["-r", rssProbe, built.bundle ?? "", inputFile], {
+          stdio: ["ignore", "ignore", "pipe"],
+        });
+        let stderr = "";
+        child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+        child.on("close", (status) => resolve({ stderr, status }));
+      });
+      times.push(performance.now() - started);
+      if (result.status !== 0)
+        throw new Error(`the reference failed on the large group (${label}): ${result.stderr}`);
+      peaks.push(Number(/maxrss (\d+)/.exec(result.stderr)?.[1] ?? NaN) / 1024);
+    }
+    return { ms: median(times), mb: median(peaks) };
+  };
+
+  const topicsJson = Object.fromEntries(topicNames.map((t) => [t, 100]));
+  const plain = await endToEnd(
+    JSON.stringify({
+      topics: topicsJson,
+      members: members.map((m) => ({ memberId: m.memberId, metadata: m.bytes.toString("hex") })),
+    }),
+    "plain",
+  );
+  add({
+    name: "10,000-member group end to end",
+    value: plain.ms,
+    unit: "ms",
+    clock: "`node main.mjs input.json` (the esbuild bundle of solution/) start to exit, median",
+    target: "<= 1000 ms",
+  });
+  add({
+    name: "10,000-member group peak memory",
+    value: plain.mb,
+    unit: "MB",
+    clock: "the process's maxRSS at exit",
+    target: "<= 300 MB",
+  });
+  const racked = await endToEnd(
+    JSON.stringify({
+      topics: topicsJson,
+      partitionRacks: Object.fromEntries(partitionRacks),
+      members: members.map((m, k) => ({
+        memberId: m.memberId,
+        metadata: rackBytes[k]?.toString("hex") ?? "",
+      })),
+    }),
+    "racks",
+  );
+  add({
+    name: "10,000-member group with racks end to end",
+    value: racked.ms,
+    unit: "ms",
+    clock: "the same, members on 3 racks (version 3) and partitionRacks for every topic",
+    target: "<= 1000 ms",
+  });
+  add({
+    name: "10,000-member group with racks peak memory",
+    value: racked.mb,
+    unit: "MB",
+    clock: "the process's maxRSS at exit",
+    target: "<= 300 MB",
+  });
+
+  const decodeRuns: number[] = [];
+  let subscriptions = new Map<string, MemberSubscription>();
+  for (let i = 0; i < RUNS + 2; i++) {
+    const started = performance.now();
+    subscriptions = new Map(
+      members.map((m, k) => [
+        m.memberId,
+        {
+          topics: decodeSubscription(views[k] as Uint8Array).topics,
+          groupInstanceId: null,
+          rackId: null,
+        },
+      ]),
+    );
+    decodeRuns.push(performance.now() - started);
+  }
+  add({
+    name: "decode 10,000 subscriptions (in process)",
+    value: median(decodeRuns),
+    unit: "ms",
+    clock: "decodeSubscription over every member, median of warm runs",
+  });
+  const partitionsPerTopic = new Map(topicNames.map((t) => [t, 100]));
+  /** assignRange on the group, RUNS + 2 times: the median, ms. */
+  const assignMs = (subs: ReadonlyMap<string, MemberSubscription>, racks?: PartitionRacks) => {
+    const runs: number[] = [];
+    for (let i = 0; i < RUNS + 2; i++) {
+      const started = performance.now();
+      assignRange(partitionsPerTopic, subs, racks);
+      runs.push(performance.now() - started);
+    }
+    return median(runs);
+  };
+  add({
+    name: "assign 10,000 members (in process)",
+    value: assignMs(subscriptions),
+    unit: "ms",
+    clock: "assignRange, median of warm runs",
+    target: "<= 200 ms (Kafka's Java RangeAssignor: about 150-175 ms)",
+  });
+  const rackSubscriptions = new Map(
     members.map((m, k) => [
       m.memberId,
-      {
-        topics: decodeSubscription(views[k] as Uint8Array).topics,
-        groupInstanceId: null,
-        rackId: null,
-      },
+      { topics: m.topics, groupInstanceId: null, rackId: rackOf[k] ?? null },
     ]),
   );
-  decodeRuns.push(performance.now() - started);
+  add({
+    name: "assign 10,000 members with racks (in process)",
+    value: assignMs(rackSubscriptions, partitionRacks),
+    unit: "ms",
+    clock: "assignRange with every member's rack and partitionRacks, median of warm runs",
+    target: "<= 200 ms",
+  });
+  rmSync(built.outDir, { recursive: true, force: true });
 }
-add({
-  name: "decode 10,000 subscriptions (in process)",
-  value: median(decodeRuns),
-  unit: "ms",
-  clock: "decodeSubscription over every member, median of warm runs",
-});
-const partitionsPerTopic = new Map(topicNames.map((t) => [t, 100]));
-const assignRuns: number[] = [];
-for (let i = 0; i < RUNS + 2; i++) {
-  const started = performance.now();
-  assignRange(partitionsPerTopic, subscriptions);
-  assignRuns.push(performance.now() - started);
-}
-add({
-  name: "assign 10,000 members (in process)",
-  value: median(assignRuns),
-  unit: "ms",
-  clock: "assignRange, median of warm runs",
-  target: "<= 200 ms (Kafka's Java RangeAssignor: about 150-175 ms)",
-});
 
 // ---------------------------------------------------------------------------------------------
-process.stderr.write("decoder against kafkajs on the same bytes\n");
-const ROUNDS = values.quick ? 5 : 21;
-// Rounds alternate between the two decoders (after a warm-up of each), so garbage collection and
-// the JIT treat both alike; each figure is the median of its rounds.
-const decodeAll = (decode: (k: number) => unknown) => {
-  const started = performance.now();
-  for (let k = 0; k < members.length; k++) decode(k);
-  return performance.now() - started;
-};
-const oursOnce = () => decodeAll((k) => decodeSubscription(views[k] as Uint8Array));
-const theirsOnce = () =>
-  decodeAll((k) =>
-    kafkajs.AssignerProtocol.MemberMetadata.decode(members[k]?.bytes ?? Buffer.alloc(0)),
-  );
-for (let r = 0; r < 3; r++) {
-  oursOnce();
-  theirsOnce();
+if (measures("decoder")) {
+  process.stderr.write("decoder against kafkajs on the same bytes\n");
+  const ROUNDS = values.quick ? 5 : 21;
+  // Rounds alternate between the two decoders (after a warm-up of each), so garbage collection and
+  // the JIT treat both alike; each figure is the median of its rounds.
+  const decodeAll = (decode: (k: number) => unknown) => {
+    const started = performance.now();
+    for (let k = 0; k < members.length; k++) decode(k);
+    return performance.now() - started;
+  };
+  const oursOnce = () => decodeAll((k) => decodeSubscription(views[k] as Uint8Array));
+  const theirsOnce = () =>
+    decodeAll((k) =>
+      kafkajs.AssignerProtocol.MemberMetadata.decode(members[k]?.bytes ?? Buffer.alloc(0)),
+    );
+  for (let r = 0; r < 3; r++) {
+    oursOnce();
+    theirsOnce();
+  }
+  const oursRuns: number[] = [];
+  const theirsRuns: number[] = [];
+  for (let r = 0; r < ROUNDS; r++) {
+    oursRuns.push(oursOnce());
+    theirsRuns.push(theirsOnce());
+  }
+  const ours = median(oursRuns);
+  const theirs = median(theirsRuns);
+  add({
+    name: "decodeSubscription, 10,000 subscriptions",
+    value: ours,
+    unit: "ms",
+    clock: "median of alternating rounds, same process",
+  });
+  add({
+    name: "kafkajs MemberMetadata.decode, same bytes",
+    value: theirs,
+    unit: "ms",
+    clock: "median of alternating rounds, same process",
+  });
+  add({
+    name: "kafkajs time / ours",
+    value: theirs / ours,
+    unit: "x",
+    clock: "above 1: ours is faster",
+    target: ">= 1x",
+  });
 }
-const oursRuns: number[] = [];
-const theirsRuns: number[] = [];
-for (let r = 0; r < ROUNDS; r++) {
-  oursRuns.push(oursOnce());
-  theirsRuns.push(theirsOnce());
-}
-const ours = median(oursRuns);
-const theirs = median(theirsRuns);
-add({
-  name: "decodeSubscription, 10,000 subscriptions",
-  value: ours,
-  unit: "ms",
-  clock: "median of alternating rounds, same process",
-});
-add({
-  name: "kafkajs MemberMetadata.decode, same bytes",
-  value: theirs,
-  unit: "ms",
-  clock: "median of alternating rounds, same process",
-});
-add({
-  name: "kafkajs time / ours",
-  value: theirs / ours,
-  unit: "x",
-  clock: "above 1: ours is faster",
-  target: ">= 1x",
-});
 
 rmSync(workDir, { recursive: true, force: true });
-rmSync(built.outDir, { recursive: true, force: true });
 
 // ---------------------------------------------------------------------------------------------
 const machine = `${cpus()[0]?.model ?? "?"} (${availableParallelism()} cores), Node ${process.versions.node}`;

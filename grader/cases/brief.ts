@@ -8,7 +8,9 @@ import type { Case } from "./load.ts";
 /**
  * `3 topics ("t0":3, "t1":3, "t2":3); 2 members in input order: "m1", "m0" (static "i-1")`: up
  * to 6 topics and 8 members, the rest counted; names as JSON strings, not yet escaped for a report
- * (the caller's textLine does that).
+ * (the caller's textLine does that). An input with `partitionRacks` ends with the topics it gives
+ * replica racks for (`; replica racks for "t0", "t2"`, up to 6): the members' racks are inside
+ * their subscription bytes, which the grader does not decode.
  */
 export function inputBrief(c: Pick<Case, "input">): string {
   const topics = Object.entries(c.input.topics);
@@ -23,5 +25,12 @@ export function inputBrief(c: Pick<Case, "input">): string {
         : `${JSON.stringify(m.memberId)} (static ${JSON.stringify(m.groupInstanceId)})`,
     );
   if (members.length > 8) shownMembers.push(`+${members.length - 8} more`);
-  return `${topics.length} topic${topics.length === 1 ? "" : "s"} (${shownTopics.join(", ") || "none"}); ${members.length} member${members.length === 1 ? "" : "s"} in input order: ${shownMembers.join(", ") || "none"}`;
+  const rackTopics = Object.keys(c.input.partitionRacks ?? {});
+  const shownRacks = rackTopics.slice(0, 6).map((t) => JSON.stringify(t));
+  if (rackTopics.length > 6) shownRacks.push(`+${rackTopics.length - 6} more`);
+  const racks =
+    c.input.partitionRacks === undefined
+      ? ""
+      : `; replica racks for ${shownRacks.join(", ") || "no topic"}`;
+  return `${topics.length} topic${topics.length === 1 ? "" : "s"} (${shownTopics.join(", ") || "none"}); ${members.length} member${members.length === 1 ? "" : "s"} in input order: ${shownMembers.join(", ") || "none"}${racks}`;
 }

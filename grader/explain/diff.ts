@@ -1,6 +1,7 @@
 /**
  * Expected against actual, as a short line diff a student can read: one line per member
- * (assignment: its topics and partition ranges; decode: version, topics, user data), members in
+ * (assignment: its topics and partition ranges; decode: version, topics, user data, and the rack
+ * id where the case checks it), members in
  * code-unit order, only the changed lines with a little context.
  */
 import { createRequire } from "node:module";
@@ -51,7 +52,9 @@ export function outputLines(mode: Mode, output: AssignmentOutput | DecodeOutput)
     .sort(([a], [b]) => byCodeUnits(a, b))
     .map(
       ([member, d]) =>
-        `${JSON.stringify(member)}: version ${d.version}, topics ${JSON.stringify(d.topics)}, userData ${d.userData === null ? "null" : JSON.stringify(d.userData)}`,
+        `${JSON.stringify(member)}: version ${d.version}, topics ${JSON.stringify(d.topics)}, userData ${d.userData === null ? "null" : JSON.stringify(d.userData)}` +
+        // Only where the case checks it: the verdict's actual output keeps rackId only there.
+        ("rackId" in d ? `, rackId ${JSON.stringify(d.rackId)}` : ""),
     );
 }
 

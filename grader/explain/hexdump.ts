@@ -113,6 +113,13 @@ export function firstDifference(
       label: `topics[${i}]: expected ${JSON.stringify(expected.topics[i])}, your program read ${readValue(actual.topics[i], expected.topics[i])}`,
     };
   }
+  // rackId counts only where the case lists it (the rack stage's decode cases).
+  if (actual.userData === expected.userData && "rackId" in expected) {
+    return {
+      field: "rackId length",
+      label: `rackId: expected ${JSON.stringify(expected.rackId)}, your program read ${readValue(actual.rackId, expected.rackId)}`,
+    };
+  }
   return {
     field: expected.userData === null || actual.userData === null ? "userData length" : "userData",
     label: `userData: expected ${JSON.stringify(expected.userData)}, your program read ${readValue(actual.userData, expected.userData)}`,
@@ -179,7 +186,8 @@ export function decodeFocus(
       a !== undefined &&
       a.version === e.version &&
       a.userData === e.userData &&
-      JSON.stringify(a.topics) === JSON.stringify(e.topics)
+      JSON.stringify(a.topics) === JSON.stringify(e.topics) &&
+      (!("rackId" in e) || a.rackId === e.rackId)
     )
       continue;
     const difference = firstDifference(e, a);

@@ -33,6 +33,18 @@ const CANARIES = [
   "// canary: reference body of decodeSubscription — must never appear in a handout",
   "// canary: reference body of assignRange — must never appear in a handout",
 ];
+/**
+ * Names only the reference's rack-aware path has (solution/src/range-assignor.ts): the starter's
+ * assignRange is a stub, so none may appear anywhere in a handout.
+ */
+const REFERENCE_ONLY_NAMES = [
+  "assignWithRackMatching",
+  "assignCoPartitionedWithRackMatching",
+  "TopicAssignmentState",
+  "useRackAwareAssignment",
+  "assignRackMatched",
+  "assignLeftovers",
+];
 /** The grader's folder for what uses the reference: it stays in the instructor kit. */
 const INSTRUCTOR_ONLY = ["grader/instructor/"];
 /** Packages of the kit that grading does not need, so the handout must not install them. */
@@ -216,12 +228,15 @@ describe("npm run handout -- OUT: what the handout holds", () => {
     for (const canary of CANARIES) expect(reference, "canary in solution/src").toContain(canary);
     const secret = referenceOnlyLines();
     for (const canary of CANARIES) expect(secret.has(canary)).toBe(true);
+    for (const name of REFERENCE_ONLY_NAMES) expect(reference, "in solution/src").toContain(name);
     expect(secret.size).toBeGreaterThan(30);
 
     const found: string[] = [];
     for (const path of filesUnder(out)) {
       const raw = readFileSync(join(out, path), "utf8");
       for (const canary of CANARIES) if (raw.includes(canary)) found.push(`${path}: canary`);
+      for (const name of REFERENCE_ONLY_NAMES)
+        if (raw.includes(name)) found.push(`${path}: ${name}`);
       const text = foldText(raw);
       for (const line of secret) if (text.includes(line)) found.push(`${path}: ${line}`);
     }

@@ -420,6 +420,25 @@ describe("the line diff", () => {
     ]);
   });
 
+  it("shows rackId where the case checks it (the rack stage's decode cases), and only there", () => {
+    const checked = { version: 3, topics: ["t"], userData: null, rackId: "az1" };
+    const read = { version: 3, topics: ["t"], userData: null, rackId: "" };
+    const racks: DecodeOutput = { a: checked };
+    const got: DecodeOutput = { a: read };
+    expect(lineDiff(outputLines("decode", racks), outputLines("decode", got))).toEqual([
+      { sign: "-", text: '"a": version 3, topics ["t"], userData null, rackId "az1"' },
+      { sign: "+", text: '"a": version 3, topics ["t"], userData null, rackId ""' },
+    ]);
+    expect(firstDifference(checked, read)).toEqual({
+      field: "rackId length",
+      label: 'rackId: expected "az1", your program read ""',
+    });
+    // A case without rackId: the verdict's actual output has none either, and the line is as before.
+    expect(outputLines("decode", { a: { version: 3, topics: ["t"], userData: null } })).toEqual([
+      '"a": version 3, topics ["t"], userData null',
+    ]);
+  });
+
   it("100,000 lines from the program: compared up to the expected size plus a margin", () => {
     const expected = outputLines("decode", want);
     const actual: string[] = [];

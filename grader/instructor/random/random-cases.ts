@@ -17,6 +17,10 @@
  * subscription a random subset of the topics, sometimes with a topic the metadata lacks or a topic
  * listed twice. The bytes are kafkajs's version-0 encoding with null, empty or random user data.
  * About one case in five runs in decode mode.
+ *
+ * About 3 cases in 10 also carry racks (drawRacks, from a second generator seeded with `S:i:racks`,
+ * so a case without racks is the case kit 1.1 drew): members at version 3 with a rack id, and
+ * `partitionRacks`. Those are extension cases of the rack stage.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
@@ -35,6 +39,7 @@ import {
 import { prepareProgram, runCase, type Program } from "../../grade.ts";
 import { KIT_ROOT } from "../../kit.ts";
 import { chance, randomInt as int, seededRandom, seedOf, type Rng } from "./seeded.ts";
+import { encodeSubscriptionV3 } from "./subscription-v3.ts";
 import type Kafkajs from "kafkajs";
 
 /** Member ids: orders that differ between numeric, locale, code-point and code-unit sorting. */
@@ -99,8 +104,21 @@ function pick<T>(rng: Rng, pool: readonly T[], count: number): T[] {
 
 type Encode = (topics: string[], userData: Buffer | null) => string;
 
-/** One generated case: its mode and the program input. */
-function generateInput(rng: Rng, encode: Encode): { mode: Mode; input: ProgramInput } {
+/** A member's subscription before it is encoded. */
+interface DrawnMember {
+  memberId: string;
+  /** undefined: the field left out (a dynamic member, as null is). */
+  groupInstanceId: string | null | undefined;
+  topics: string[];
+  userData: Buffer | null;
+}
+
+/** The members and topics drawn for a case, in kit 1.1's order of draws. */
+function drawGroup(rng: Rng): {
+  mode: Mode;
+  topics: Record<string, number>;
+  members: DrawnMember[];
+} {
   const mode: Mode = chance(rng, 0.2) ? "decode" : "assign";
   const topics = Object.create(null) as Record<string, number>;
   const topicNames = pick(rng, TOPICS, int(rng, 1, 8));
@@ -109,33 +127,125 @@ function generateInput(rng: Rng, encode: Encode): { mode: Mode; input: ProgramIn
   const emptyNameCase = chance(rng, 0.05);
 
   const instanceIds = shuffled(rng, INSTANCE_IDS);
-  const members: ProgramInput["members"] = pick(rng, MEMBER_IDS, int(rng, 1, 10)).map(
-    (memberId, i) => {
-      const share = 0.3 + 0.7 * rng();
-      const subscribed: string[] = topicNames.filter(() => chance(rng, share));
-      if (chance(rng, 0.2)) subscribed.push(missing[int(rng, 0, missing.length - 1)] as string);
-      if (emptyNameCase && i === 0) subscribed.push("");
-      const listed = shuffled(rng, subscribed);
-      if (listed.length > 0 && chance(rng, 0.15)) {
-        listed.push(listed[int(rng, 0, listed.length - 1)] as string);
-      }
-      const kind = rng();
-      const userData =
-        kind < 0.4
-          ? null
-          : kind < 0.6
-            ? Buffer.alloc(0)
-            : Buffer.from(Array.from({ length: int(rng, 1, 8) }, () => int(rng, 0, 255)));
-      const metadata = encode(listed, userData);
-      const instanceId = chance(rng, 1 / 3) ? instanceIds.pop() : undefined;
-      if (instanceId !== undefined) return { memberId, groupInstanceId: instanceId, metadata };
-      // A dynamic member: the field absent, or null (both mean the same).
-      return chance(rng, 0.25)
-        ? { memberId, groupInstanceId: null, metadata }
-        : { memberId, metadata };
-    },
+  const members = pick(rng, MEMBER_IDS, int(rng, 1, 10)).map((memberId, i): DrawnMember => {
+    const share = 0.3 + 0.7 * rng();
+    const subscribed: string[] = topicNames.filter(() => chance(rng, share));
+    if (chance(rng, 0.2)) subscribed.push(missing[int(rng, 0, missing.length - 1)] as string);
+    if (emptyNameCase && i === 0) subscribed.push("");
+    const listed = shuffled(rng, subscribed);
+    if (listed.length > 0 && chance(rng, 0.15)) {
+      listed.push(listed[int(rng, 0, listed.length - 1)] as string);
+    }
+    const kind = rng();
+    const userData =
+      kind < 0.4
+        ? null
+        : kind < 0.6
+          ? Buffer.alloc(0)
+          : Buffer.from(Array.from({ length: int(rng, 1, 8) }, () => int(rng, 0, 255)));
+    const instanceId = chance(rng, 1 / 3) ? instanceIds.pop() : undefined;
+    if (instanceId !== undefined) {
+      return { memberId, groupInstanceId: instanceId, topics: listed, userData };
+    }
+    // A dynamic member: the field absent, or null (both mean the same).
+    const groupInstanceId = chance(rng, 0.25) ? null : undefined;
+    return { memberId, groupInstanceId, topics: listed, userData };
+  });
+  return { mode, topics, members };
+}
+
+/**
+ * Members' racks (client.rack). Kafka compares racks as they are: "USE1-AZ1" is not "use1-az1";
+ * "" (like null) is no rack.
+ */
+const MEMBER_RACKS = ["use1-az1", "use1-az2", "use1-az3", "USE1-AZ1", "", null] as const;
+/** Replicas' racks: "" is a rack name here, and null a broker without a rack. */
+const REPLICA_RACKS = ["use1-az1", "use1-az2", "use1-az3", "", null] as const;
+/** Racks no member is on: a topic on these alone never needs rack matching. */
+const FOREIGN_RACKS = ["euw1-az1", "euw1-az2"] as const;
+
+/**
+ * The rack part of a case, drawn from its own generator so that a case without racks is the same
+ * case kit 1.1 drew for that seed and index.
+ *
+ * @returns null for a case without racks (about 7 in 10); otherwise each member's rack (undefined:
+ *   the member stays at version 0, with no rack field) and the topics' replica racks
+ */
+function drawRacks(
+  rng: Rng,
+  topics: Record<string, number>,
+  memberCount: number,
+): {
+  memberRacks: (string | null | undefined)[];
+  partitionRacks: Record<string, (string | null)[][]>;
+  /** Whether some topic may need rack matching; when false, by construction none does. */
+  mayMatch: boolean;
+} | null {
+  if (!chance(rng, 0.3)) return null;
+  const mayMatch = chance(rng, 0.65);
+  const memberRacks = Array.from({ length: memberCount }, () =>
+    chance(rng, 0.85) ? MEMBER_RACKS[int(rng, 0, MEMBER_RACKS.length - 1)] : undefined,
   );
-  return { mode, input: { topics, members } };
+  const replicas = (pool: readonly (string | null)[], max: number) =>
+    Array.from({ length: int(rng, 1, max) }, () => pool[int(rng, 0, pool.length - 1)] ?? null);
+  const partitionRacks = Object.create(null) as Record<string, (string | null)[][]>;
+  for (const [topic, count] of Object.entries(topics)) {
+    if (!chance(rng, 0.75)) continue; // left out: replicas without racks
+    // varied: partitions on different racks (the topic may need matching); same: every partition
+    // on one set of racks, in shuffled replica orders (it never does); foreign: no member's rack.
+    const layout = mayMatch && chance(rng, 0.6) ? "varied" : chance(rng, 0.5) ? "same" : "foreign";
+    const shared = replicas(REPLICA_RACKS, 3);
+    partitionRacks[topic] = Array.from({ length: count }, () =>
+      layout === "varied"
+        ? chance(rng, 0.1)
+          ? [] // a partition without replicas
+          : replicas(REPLICA_RACKS, 3)
+        : layout === "same"
+          ? shuffled(rng, shared)
+          : replicas(FOREIGN_RACKS, 2),
+    );
+  }
+  return { memberRacks, partitionRacks, mayMatch };
+}
+
+/** One generated case: its mode, the program input, and whether it carries racks. */
+export interface GeneratedInput {
+  mode: Mode;
+  input: ProgramInput;
+  /** null: no racks (a kit 1.1 case); otherwise whether some topic may need rack matching */
+  racks: { mayMatch: boolean } | null;
+}
+
+/**
+ * Case `index` of seed `seed`: its mode and input, from two seeded generators (`S:i` for the group,
+ * `S:i:racks` for its racks). Members with a rack are encoded at version 3 (with a generation id,
+ * nothing owned), the rest with `encode` at version 0.
+ */
+export function generateInput(seed: number, index: number, encode: Encode): GeneratedInput {
+  const { mode, topics, members } = drawGroup(seededRandom(seedOf(`${seed}:${index}`)));
+  const rackRng = seededRandom(seedOf(`${seed}:${index}:racks`));
+  const racks = drawRacks(rackRng, topics, members.length);
+  const encoded: ProgramInput["members"] = members.map((m, i) => {
+    const rackId = racks?.memberRacks[i];
+    const metadata =
+      rackId === undefined
+        ? encode(m.topics, m.userData)
+        : encodeSubscriptionV3({
+            topics: m.topics,
+            userData: m.userData,
+            ownedPartitions: [],
+            generationId: chance(rackRng, 0.5) ? -1 : int(rackRng, 0, 100),
+            rackId,
+          }).toString("hex");
+    return m.groupInstanceId === undefined
+      ? { memberId: m.memberId, metadata }
+      : { memberId: m.memberId, groupInstanceId: m.groupInstanceId, metadata };
+  });
+  const input: ProgramInput =
+    racks === null
+      ? { topics, members: encoded }
+      : { topics, partitionRacks: racks.partitionRacks, members: encoded };
+  return { mode, input, racks: racks === null ? null : { mayMatch: racks.mayMatch } };
 }
 
 /** kafkajs's version-0 encoder (a dev dependency: it exists in the instructor kit). */
@@ -157,22 +267,63 @@ async function kafkajsEncoder(): Promise<Encode> {
     }).toString("hex");
 }
 
-function caseMeta(index: number, seed: number, mode: Mode): CaseMeta {
+/** case.json of case `index`: a case with racks is an extension case (the rack-aware stage). */
+export function caseMeta(
+  index: number,
+  seed: number,
+  mode: Mode,
+  racks: GeneratedInput["racks"],
+): CaseMeta {
+  const what =
+    mode === "decode"
+      ? racks === null
+        ? "decoded subscriptions"
+        : "decoded subscriptions, some of version 3 with a rack id"
+      : racks === null
+        ? "a range assignment"
+        : racks.mayMatch
+          ? "a range assignment with racks"
+          : "a range assignment with racks that Kafka does not match (no topic needs it)";
+  const bytes =
+    racks === null ? "kafkajs version-0 bytes" : "kafkajs version-0 and version-3 bytes";
   return {
     title: `random case ${index} (seed ${seed})`,
     description:
-      `Generated by --random with seed ${seed}: ${mode === "decode" ? "decoded subscriptions" : "a range assignment"} ` +
-      "for random topics and members (kafkajs version-0 bytes). Its answer comes from the reference solution, run at grading time.",
+      `Generated by --random with seed ${seed}: ${what} for random topics and members (${bytes}). ` +
+      "Its answer comes from the reference solution, run at grading time.",
     mode,
     points: 1,
-    required: true,
+    required: racks === null,
     mistakes: [],
     hint:
       mode === "decode"
         ? "Compare your decoded subscriptions with the expected ones above, then rerun this case alone with the command below."
         : "Compare who owns which partition with the expected answer above, then rerun this case alone with the command below.",
-    lesson: mode === "decode" ? "the-subscription-bytes" : "the-range-assignor",
+    lesson:
+      mode === "decode"
+        ? "the-subscription-bytes"
+        : racks === null
+          ? "the-range-assignor"
+          : "rack-aware-assignment",
   };
+}
+
+/**
+ * The answer a case checks: the reference's output, less the members' `rackId` in a decode case
+ * without racks (the verdict checks `rackId` only where expected.json lists it, and kit 1.1's
+ * decode cases did not ask for it).
+ */
+export function expectedOutput(mode: Mode, hasRacks: boolean, output: unknown): unknown {
+  if (mode !== "decode" || hasRacks || typeof output !== "object" || output === null) return output;
+  const checked = Object.create(null) as Record<string, unknown>;
+  for (const [member, decoded] of Object.entries(output)) {
+    if (typeof decoded === "object" && decoded !== null) {
+      checked[member] = Object.fromEntries(
+        Object.entries(decoded).filter(([field]) => field !== "rackId"),
+      );
+    } else checked[member] = decoded;
+  }
+  return checked;
 }
 
 /** Runs the reference on one case; its output is the case's answer. */
@@ -207,12 +358,11 @@ export async function randomCases(
   const dir = join(root, "random");
   const width = Math.max(3, String(count).length);
 
-  const generated: { meta: CaseMeta; c: Case }[] = [];
+  const generated: { meta: CaseMeta; c: Case; hasRacks: boolean }[] = [];
   for (let index = 1; index <= count; index++) {
-    const rng = seededRandom(seedOf(`${seed}:${index}`));
-    const { mode, input } = generateInput(rng, encode);
+    const { mode, input, racks } = generateInput(seed, index, encode);
     const name = String(index).padStart(width, "0");
-    const meta = caseMeta(index, seed, mode);
+    const meta = caseMeta(index, seed, mode, racks);
     const inputText = `${JSON.stringify(input, null, 2)}\n`;
     const c: Case = {
       ...meta,
@@ -223,7 +373,7 @@ export async function randomCases(
       input,
       expected: { output: {} }, // the reference's answer, written to expected.json below
     };
-    generated.push({ meta, c });
+    generated.push({ meta, c, hasRacks: racks !== null });
   }
 
   const reference = await prepareProgram(
@@ -236,8 +386,8 @@ export async function randomCases(
       throw new Error(`the reference solution does not build: ${reference.errors.join("; ")}`);
     }
     // The reference runs one case per core at a time (p-limit keeps the queue).
-    await pLimit(availableParallelism()).map(generated, async ({ meta, c }) => {
-      const output = await referenceAnswer(program, c);
+    await pLimit(availableParallelism()).map(generated, async ({ meta, c, hasRacks }) => {
+      const output = expectedOutput(meta.mode, hasRacks, await referenceAnswer(program, c));
       mkdirSync(c.dir, { recursive: true });
       writeFileSync(join(c.dir, "case.json"), `${JSON.stringify(meta, null, 2)}\n`);
       writeFileSync(join(c.dir, "input.json"), c.inputText);
