@@ -1,8 +1,10 @@
-// The cases' version-3 encoder (fixtures/recipes/encoders.ts subscriptionBytes) against Kafka's
+// The kit's subscription encoder (grader/instructor/random/subscription-v3.ts, behind --random's
+// rack cases and, through fixtures/recipes/encoders.ts subscriptionBytes, the golden cases) against Kafka's
 // Java client: every row of java-subscriptions.jsonl (ConsumerProtocol.serializeSubscription at
 // the row's version, Kafka 3.8.0) must come out byte for byte, before any case uses the encoder.
 import { describe, expect, it } from "vitest";
 import { subscriptionBytes } from "../../fixtures/recipes/encoders.ts";
+import { encodeSubscriptionV3 } from "../../grader/instructor/random/subscription-v3.ts";
 import { readJsonl, type JavaSubscriptionVector } from "../helpers/vectors.ts";
 
 const rows = readJsonl<JavaSubscriptionVector>("java-subscriptions.jsonl");
@@ -46,5 +48,19 @@ describe("subscriptionBytes writes what Kafka's Java client writes", () => {
       "000300000001000161ffffffff00000000ffffffff000172",
     );
     expect(() => subscriptionBytes({ ...fields, rackId: null }, 4)).toThrow(/versions 0-3/);
+  });
+});
+
+describe("encodeSubscriptionV3", () => {
+  it("writes a rack id's UTF-8 length, and refuses a name too long for an int16 length", () => {
+    const fields = { topics: [], userData: null, ownedPartitions: [], generationId: -1 };
+    // version 3, 0 topics, null user data, 0 owned, generation -1, rack of 2 bytes c3 a9
+    expect(encodeSubscriptionV3({ ...fields, rackId: "é" }).toString("hex")).toBe(
+      "000300000000ffffffff00000000ffffffff0002c3a9",
+    );
+    expect(() =>
+      encodeSubscriptionV3({ ...fields, topics: ["x".repeat(32_768)], rackId: null }),
+    ).toThrow(RangeError);
+    expect(() => encodeSubscriptionV3({ ...fields, rackId: null }, 4)).toThrow(RangeError);
   });
 });

@@ -1,11 +1,14 @@
 /**
- * A version-3 ConsumerProtocolSubscription encoder, for `--random` cases whose members have a rack
- * (kafkajs writes version 0 only, which has no rack field). The layout is Kafka's schema at tag
+ * A ConsumerProtocolSubscription encoder (versions 0-3; version 3 by default), for `--random`
+ * cases whose members have a rack (kafkajs writes version 0 only, which has no rack field) and,
+ * through fixtures/recipes/encoders.ts's subscriptionBytes, for the golden cases. The layout is Kafka's schema at tag
  * 3.8.0 (clients/src/main/resources/common/message/ConsumerProtocolSubscription.json, not
  * flexible): int16 version, then Topics ([]string), UserData (nullable bytes), OwnedPartitions
  * ([]{Topic string, Partitions []int32}), GenerationId (int32), RackId (nullable string). Arrays
  * and bytes carry an int32 length, strings an int16 length of their UTF-8 bytes, null is length -1.
- * Proven byte for byte against every version-3 row of test/vectors/java-subscriptions.jsonl.
+ * Version 0 stops after UserData, 1 after OwnedPartitions, 2 after GenerationId. Proven byte for
+ * byte against every row of test/vectors/java-subscriptions.jsonl
+ * (test/unit/subscription-encoder.test.ts).
  */
 
 /** What a version-3 subscription carries, in the schema's field order. */
@@ -21,13 +24,18 @@ export interface SubscriptionV3 {
 }
 
 /**
- * Encodes a subscription at version 3.
+ * Encodes a subscription at `version`, writing the fields that version has.
  *
  * @param subscription the fields; names must be at most 32,767 UTF-8 bytes, numbers int32
+ * @param version 0-3 (default 3)
  * @returns the bytes, as Kafka's Java client would write them for the same field values
- * @throws RangeError when a name is too long for its int16 length or a number is not an int32
+ * @throws RangeError when a name is too long for its int16 length, a number is not an int32, or
+ *   the version is not 0-3
  */
-export function encodeSubscriptionV3(subscription: SubscriptionV3): Buffer {
+export function encodeSubscriptionV3(subscription: SubscriptionV3, version = 3): Buffer {
+  if (!Number.isInteger(version) || version < 0 || version > 3) {
+    throw new RangeError(`the encoder writes versions 0-3, not ${version}`);
+  }
   const parts: Buffer[] = [];
   const int16 = (n: number) => {
     const b = Buffer.alloc(2);
@@ -46,7 +54,7 @@ export function encodeSubscriptionV3(subscription: SubscriptionV3): Buffer {
     parts.push(bytes);
   };
 
-  int16(3);
+  int16(version);
   int32(subscription.topics.length);
   for (const topic of subscription.topics) string(topic);
   if (subscription.userData === null) int32(-1);
@@ -54,13 +62,15 @@ export function encodeSubscriptionV3(subscription: SubscriptionV3): Buffer {
     int32(subscription.userData.length);
     parts.push(Buffer.from(subscription.userData));
   }
-  int32(subscription.ownedPartitions.length);
-  for (const { topic, partitions } of subscription.ownedPartitions) {
-    string(topic);
-    int32(partitions.length);
-    for (const p of partitions) int32(p);
+  if (version >= 1) {
+    int32(subscription.ownedPartitions.length);
+    for (const { topic, partitions } of subscription.ownedPartitions) {
+      string(topic);
+      int32(partitions.length);
+      for (const p of partitions) int32(p);
+    }
   }
-  int32(subscription.generationId);
-  string(subscription.rackId);
+  if (version >= 2) int32(subscription.generationId);
+  if (version >= 3) string(subscription.rackId);
   return Buffer.concat(parts);
 }
