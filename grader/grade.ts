@@ -299,6 +299,32 @@ class SkipRule {
 }
 
 /**
+ * Why case `index` is skipped, decided before it starts from the earlier cases that have
+ * finished (undefined entries are still running): the skip rule's counts only grow along the
+ * case order, so once the finished earlier cases alone reach a limit, the rule applied in case
+ * order to every earlier result will too, whatever the running ones end as. Skipping early is
+ * therefore never a different verdict, only less work (with cases running in parallel, waiting
+ * for every earlier case to be published would run nearly every case of a hanging program).
+ *
+ * @param results results by case index so far (undefined: not finished)
+ * @param index the case about to start
+ * @param timeoutMs the per-case time limit, milliseconds
+ * @returns the skip message, or undefined when the case must run
+ */
+export function skipBefore(
+  results: readonly (CaseResult | undefined)[],
+  index: number,
+  timeoutMs: number,
+): string | undefined {
+  const rule = new SkipRule(timeoutMs);
+  for (let i = 0; i < index; i++) {
+    const r = results[i];
+    if (r !== undefined) rule.add(r);
+  }
+  return rule.reason();
+}
+
+/**
  * Grades a submission against the cases.
  *
  * @returns every case's result in case order, and the scores (required and extension apart)
@@ -361,14 +387,12 @@ export async function gradeSubmission(options: GradeOptions): Promise<GradeResul
       const gradeCase = async (c: Case, index: number): Promise<void> => {
         // Once aborted, the cases still queued start and end at once: none runs.
         if (aborted()) return;
-        // Every case before this one is published and the rule says skip: no need to run it.
+        // The earlier cases already make the rule skip this one (skipBefore): no need to run it.
         // Past the deadline (--time-budget), skipped whatever came before.
         const why =
           options.deadline !== undefined && options.deadline - performance.now() < MIN_CASE_MS
             ? `skipped: the grading's time budget ran out before this case started`
-            : reported === index
-              ? skip.reason()
-              : undefined;
+            : skipBefore(results, index, options.timeoutMs);
         if (why !== undefined) {
           results[index] = skipped(c, why);
           publish();

@@ -444,8 +444,14 @@ function findLeaks(out: string, files: readonly HandoutFile[]): string[] {
   return leaks;
 }
 
-/** Fills in handout/README.md's {{PLACEHOLDERS}}; every one must be known. */
-function fillTemplate(
+/**
+ * Fills in handout/README.md's {{PLACEHOLDERS}} (kit version, case set, case count, the workflow's
+ * path and the report format it grades with).
+ *
+ * @param from the template's path, for the error message
+ * @throws SetupError for a placeholder this function does not know
+ */
+export function fillTemplate(
   text: string,
   stamp: KitStamp,
   from: string,
@@ -456,6 +462,7 @@ function fillTemplate(
     FIXTURES: stamp.kit.fixtures,
     CASES: String(stamp.cases),
     WORKFLOW: `.github/workflows/${workflow === "classroom" ? "classroom" : "grade"}.yml`,
+    FORMAT: workflow === "classroom" ? "classroom" : "github",
   };
   return text.replace(/\{\{(\w+)\}\}/g, (whole, name: string) => {
     const value = values[name];

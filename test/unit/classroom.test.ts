@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { describe, expect, it } from "vitest";
-import { handoutFiles } from "../../scripts/handout.ts";
+import { fillTemplate, handoutFiles } from "../../scripts/handout.ts";
 import { ROOT } from "../helpers/program.ts";
 
 interface Workflow {
@@ -54,5 +54,31 @@ describe("npm run handout -- OUT --classroom", () => {
     expect(own).not.toContain(".github/workflows/classroom.yml");
     expect(classroom.filter((p) => !own.includes(p))).toEqual([".github/workflows/classroom.yml"]);
     expect(own.filter((p) => !classroom.includes(p))).toEqual([".github/workflows/grade.yml"]);
+  });
+});
+
+describe("the handout README's grading command", () => {
+  it.each([
+    ["own", "handout/workflow-grade.yml"],
+    ["classroom", "handout/workflow-classroom.yml"],
+  ] as const)("is the %s workflow's own grading step", (variant, file) => {
+    const stamp = { kit: { version: "1.0.0", fixtures: "0" }, cases: 1, builtFrom: null };
+    const readme = fillTemplate(
+      readFileSync(join(ROOT, "handout", "README.md"), "utf8"),
+      stamp,
+      "handout/README.md",
+      variant,
+    );
+    const grading = Object.values(
+      (parseYaml(readFileSync(join(ROOT, file), "utf8")) as Workflow).jobs,
+    )
+      .flatMap((job) => job.steps)
+      .flatMap((step) => (step.run ?? "").split("\n"))
+      .map((line) => line.trim())
+      .filter((line) => line.includes("npm run -s grade"));
+    expect(grading).toHaveLength(1);
+    // The command the README's "Grading on GitHub" shows is the one the workflow runs.
+    const section = readme.slice(readme.indexOf("## Grading on GitHub"));
+    expect(section.slice(0, section.indexOf("### "))).toContain(`\n${grading[0] ?? "?"}\n`);
   });
 });

@@ -1,0 +1,34 @@
+// The skip rule decided before a case starts (grade.ts skipBefore): from the earlier cases that
+// have finished, never different from the rule applied in case order once all have.
+import { describe, expect, it } from "vitest";
+import { LIMIT_VERDICTS_BEFORE_SKIPPING, skipBefore } from "../../grader/grade.ts";
+import type { CaseResult } from "../../grader/results.ts";
+
+const TIMEOUT_MS = 2000;
+const result = (status: CaseResult["status"], cpuMs: number, durationMs = 50): CaseResult =>
+  ({ status, reason: null, cpuMs, durationMs }) as unknown as CaseResult;
+const timeout = () => result("timeout", TIMEOUT_MS, TIMEOUT_MS);
+const pass = () => result("pass", 30);
+
+describe("skipBefore", () => {
+  it("skips once the finished earlier cases alone hit the limit count, even with cases running", () => {
+    expect(LIMIT_VERDICTS_BEFORE_SKIPPING).toBe(3);
+    // Cases 0, 2 and 3 timed out; 1 and 4 still run (undefined): case 5 is skipped before it starts.
+    const results = [timeout(), undefined, timeout(), timeout(), undefined];
+    expect(skipBefore(results, 5, TIMEOUT_MS)).toMatch(/^skipped: 3 earlier cases hit a limit/);
+  });
+
+  it("runs a case while the finished earlier cases do not reach the rule, whatever is running", () => {
+    const results = [timeout(), undefined, timeout(), pass()];
+    expect(skipBefore(results, 4, TIMEOUT_MS)).toBeUndefined();
+    // Only earlier cases count: a later case's time-out does not skip an earlier one.
+    expect(skipBefore([timeout(), timeout(), pass(), timeout()], 2, TIMEOUT_MS)).toBeUndefined();
+  });
+
+  it("skips once the finished earlier cases used the CPU budget (10 limits)", () => {
+    // A pass never counts as a limit verdict, but its CPU time counts towards the budget.
+    const slowPasses = Array.from({ length: 11 }, () => result("pass", 1900));
+    expect(skipBefore(slowPasses, 11, TIMEOUT_MS)).toMatch(/CPU budget \(20 s\)/);
+    expect(skipBefore(slowPasses.slice(0, 10), 10, TIMEOUT_MS)).toBeUndefined();
+  });
+});
