@@ -217,30 +217,23 @@ function assignWithRackMatching(
   }
   if (!states.some((state) => state.needsRackAwareAssignment)) return matched;
 
-  // Same members (in Kafka's order, so the same list) and the same partition count.
-  // Topics are bucketed by partition count, member count and first and last member (a key of
-  // every member id would cost a string as long as the member list per topic); within a bucket the
-  // member lists are compared in full.
-  const buckets = new Map<string, TopicAssignmentState[][]>();
-  const groups: TopicAssignmentState[][] = [];
+  // Same members (in Kafka's order, so the same list) and the same partition count. The key
+  // numbers the members rather than repeating their ids: as long as the list, but short.
+  const memberNumber = new Map<string, number>();
+  const numberOf = (memberId: string): number => {
+    let n = memberNumber.get(memberId);
+    if (n === undefined) memberNumber.set(memberId, (n = memberNumber.size));
+    return n;
+  };
+  const groups = new Map<string, TopicAssignmentState[]>();
   for (const state of states) {
-    const members = state.consumers;
-    const key = JSON.stringify([
-      state.numPartitions,
-      members.length,
-      members[0]?.memberId,
-      members.at(-1)?.memberId,
-    ]);
-    let bucket = buckets.get(key);
-    if (bucket === undefined) buckets.set(key, (bucket = []));
-    const group = bucket.find((g) => sameMembers(g[0]?.consumers ?? [], members));
-    if (group !== undefined) group.push(state);
-    else {
-      bucket.push([state]);
-      groups.push(bucket.at(-1) ?? []);
-    }
+    const numbers = state.consumers.map((c) => numberOf(c.memberId));
+    const key = `${state.numPartitions}:${JSON.stringify(numbers)}`;
+    const group = groups.get(key);
+    if (group === undefined) groups.set(key, [state]);
+    else group.push(state);
   }
-  for (const group of groups) {
+  for (const group of groups.values()) {
     const [first] = group;
     if (first === undefined) continue;
     if (group.length > 1) assignCoPartitionedWithRackMatching(group);
@@ -249,11 +242,6 @@ function assignWithRackMatching(
     for (const state of group) matched.set(state.topic, state);
   }
   return matched;
-}
-
-/** Whether two topics' member lists (each in Kafka's order) hold the same members. */
-function sameMembers(a: readonly MemberInfo[], b: readonly MemberInfo[]): boolean {
-  return a.length === b.length && a.every((member, i) => member.memberId === b[i]?.memberId);
 }
 
 /**
