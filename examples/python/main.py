@@ -241,11 +241,16 @@ def decode_subscription(data):
 # The range assignor
 
 
-def assign_range(partitions_per_topic, members):
-    """members: (memberId, groupInstanceId or None, topics) in input order."""
-    assignment = {member_id: {} for member_id, _, _ in members}
+def assign_range(partitions_per_topic, members, partition_racks=None):
+    """members: (memberId, groupInstanceId or None, topics, rackId or None) in input order.
+    partition_racks: topic -> per partition the racks of its replicas (None: no rack).
+    Kafka 3.8's RangeAssignor, racks included (KIP-881), written plainly: every member scans
+    every partition, which is fine at this size."""
+    partition_racks = partition_racks or {}
+    assignment = {member_id: {} for member_id, _, _, _ in members}
+    racks = {m: r for m, _, _, r in members if r}  # None and "" are no rack
     members_per_topic = {}
-    for member_id, instance_id, topics in members:
+    for member_id, instance_id, topics, _ in members:
         for topic in dict.fromkeys(topics):  # a topic listed twice counts once
             members_per_topic.setdefault(topic, []).append((member_id, instance_id))
 
@@ -255,17 +260,66 @@ def assign_range(partitions_per_topic, members):
             return (0, utf16_key(instance_id))
         return (1, utf16_key(member_id))
 
+    states = []
     for topic, subscribers in members_per_topic.items():
         count = partitions_per_topic.get(topic)
-        if count is None:
-            continue  # not in the metadata: the leader cannot assign it
+        if not count:
+            continue  # not in the metadata, or no partitions: nothing to assign
         subscribers.sort(key=member_order)
-        per_member, extra = divmod(count, len(subscribers))
-        for i, (member_id, _) in enumerate(subscribers):
-            start = per_member * i + min(i, extra)
-            length = per_member + (1 if i < extra else 0)
-            if length > 0:
-                assignment[member_id][topic] = list(range(start, start + length))
+        consumers = [member_id for member_id, _ in subscribers]
+        member_racks = {racks[c] for c in consumers if c in racks}
+        replica_racks = [
+            {r for r in (partition_racks.get(topic, [[]] * count)[p]) if r is not None}
+            if member_racks else set()
+            for p in range(count)
+        ]
+        all_racks = set().union(*replica_racks)
+        needs = bool(member_racks & all_racks) and any(rs != all_racks for rs in replica_racks)
+        per_member, extra = divmod(count, len(consumers))
+        states.append({
+            "topic": topic, "count": count, "consumers": consumers, "racks": replica_racks,
+            "has_racks": bool(member_racks), "needs": needs, "per_member": per_member,
+            "extra": extra, "taken": {c: 0 for c in consumers}, "owner": [None] * count,
+        })
+
+    def room(state, c):
+        return max(0, state["per_member"] + (1 if state["extra"] > 0 else 0) - state["taken"][c])
+
+    def matches(state, c, p):
+        return c not in racks or racks[c] in state["racks"][p]
+
+    def give(state, c, p):
+        state["owner"][p] = c
+        state["taken"][c] += 1
+        if state["taken"][c] > state["per_member"]:
+            state["extra"] -= 1
+
+    def ranges(state, may):
+        for c in state["consumers"]:
+            free = [p for p in range(state["count"]) if state["owner"][p] is None and may(c, p)]
+            for p in free[:room(state, c)]:
+                give(state, c, p)
+
+    if any(state["needs"] for state in states):
+        groups = {}
+        for state in states:
+            if state["has_racks"]:
+                key = (state["count"], tuple(state["consumers"]))
+                groups.setdefault(key, []).append(state)
+        for group in groups.values():
+            if len(group) > 1:  # co-partitioned: partition p of every topic to one member
+                for p in range(group[0]["count"]):
+                    for c in group[0]["consumers"]:
+                        if all(matches(s, c, p) and room(s, c) > 0 for s in group):
+                            for s in group:
+                                give(s, c, p)
+                            break
+            elif group[0]["needs"]:
+                ranges(group[0], lambda c, p, s=group[0]: matches(s, c, p))
+    for state in states:
+        ranges(state, lambda c, p: True)
+        for p, c in enumerate(state["owner"]):
+            assignment[c].setdefault(state["topic"], []).append(p)
     return assignment
 
 
@@ -294,7 +348,7 @@ def validate(data):
         if key not in data:
             problems.append(f"(root): must have required property '{key}'")
     for key in data:
-        if key not in ("topics", "members"):
+        if key not in ("topics", "partitionRacks", "members"):
             problems.append(f"(root): must NOT have additional properties ({to_json(key)})")
     topics = data.get("topics", {})
     if not isinstance(topics, dict):
@@ -303,6 +357,18 @@ def validate(data):
         for name, count in topics.items():
             if not is_integer(count) or not 0 <= count <= 2**31 - 1:
                 problems.append(f"/topics/{name}: must be an integer from 0 to 2147483647")
+    partition_racks = data.get("partitionRacks", {})
+    if not isinstance(partition_racks, dict):
+        problems.append("/partitionRacks: must be object")
+    else:
+        for name, lists in partition_racks.items():
+            where = f"/partitionRacks/{name}"
+            if not isinstance(lists, list) or not all(
+                isinstance(replicas, list)
+                and all(r is None or isinstance(r, str) for r in replicas)
+                for replicas in lists
+            ):
+                problems.append(f"{where}: must be an array of arrays of string or null")
     members = data.get("members", [])
     if not isinstance(members, list):
         problems.append("/members: must be array")
@@ -333,6 +399,15 @@ def validate(data):
         lines = "\n".join(f"  {p}" for p in problems)
         raise InputError(f"input does not match input.schema.json:\n{lines}")
 
+    for name, lists in data.get("partitionRacks", {}).items():
+        where = "/partitionRacks/" + name.replace("~", "~0").replace("/", "~1")
+        if name not in data["topics"]:
+            raise InputError(f"{where}: topic {to_json(name)} is not in topics")
+        count = data["topics"][name]
+        if len(lists) != count:
+            raise InputError(
+                f"{where}: {len(lists)} rack lists for {count} partitions (one list per partition)"
+            )
     member_ids, instance_ids = set(), set()
     for i, member in enumerate(members):
         member_id = member["memberId"]
@@ -411,16 +486,17 @@ def run(argv):
                     "version": sub["version"],
                     "topics": sub["topics"],
                     "userData": None if sub["userData"] is None else sub["userData"].hex(),
+                    "rackId": sub["rackId"],
                 }
                 for member, sub in decoded
             }
         else:
             partitions = {name: int(count) for name, count in data["topics"].items()}
             members = [
-                (member["memberId"], member.get("groupInstanceId"), sub["topics"])
+                (member["memberId"], member.get("groupInstanceId"), sub["topics"], sub["rackId"])
                 for member, sub in decoded
             ]
-            output = assign_range(partitions, members)
+            output = assign_range(partitions, members, data.get("partitionRacks"))
     except InputError as error:
         sys.stderr.write(f"error: {error}\n")
         return EXIT_BAD_INPUT

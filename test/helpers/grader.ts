@@ -124,4 +124,11 @@ export const dropsIdleMembers = (): string =>
       replace:
         "(assignment.get(member.memberId) ?? assignment.set(member.memberId, new Map()).get(member.memberId))?.set(topic, partitions);",
     },
+    {
+      // The same in the rack path's writer.
+      file: "range-assignor.ts",
+      search: "assignment.get(member.memberId)?.set(this.topic, partitions);",
+      replace:
+        "(assignment.get(member.memberId) ?? assignment.set(member.memberId, new Map()).get(member.memberId))?.set(this.topic, partitions);",
+    },
   ]);

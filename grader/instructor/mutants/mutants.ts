@@ -32,6 +32,13 @@ const ASSIGN_RANGE = `export function assignRange(
   _partitionRacks: PartitionRacks = new Map(),
 ): Assignment {`;
 
+/** assignRange's signature, for the mutants that keep its rack pass. */
+const ASSIGN_RANGE_WITH_RACKS = `export function assignRange(
+  partitionsPerTopic: ReadonlyMap<string, number>,
+  subscriptions: ReadonlyMap<string, MemberSubscription>,
+  partitionRacks: PartitionRacks = new Map(),
+): Assignment {`;
+
 /** A version of rangeForConsumer: `body` computes the partitions of consumer i of m, from n. */
 const rangeForConsumer = (body: string): Replacement =>
   assignor(
@@ -162,21 +169,36 @@ export const MUTANTS: ReadonlyMap<string, readonly Replacement[]> = new Map<
     [
       assignor(
         "assignRange",
-        `${ASSIGN_RANGE}
-  // The mistake: a member enters the answer only when it gets a partition.
+        `${ASSIGN_RANGE_WITH_RACKS}
   const assignment: Assignment = new Map();
-  for (const [topic, consumersForTopic] of consumersPerTopic(subscriptions)) {
+  for (const memberId of subscriptions.keys()) assignment.set(memberId, new Map());
+
+  const topicToConsumers = consumersPerTopic(subscriptions);
+  const rackMatched = assignWithRackMatching(
+    partitionsPerTopic,
+    topicToConsumers,
+    consumerRacks(subscriptions),
+    partitionRacks,
+  );
+
+  for (const [topic, consumersForTopic] of topicToConsumers) {
     const numPartitionsForTopic = partitionsPerTopic.get(topic);
     if (numPartitionsForTopic === undefined) continue;
 
+    const state = rackMatched.get(topic);
+    if (state !== undefined) {
+      state.assignLeftovers();
+      state.writeTo(assignment);
+      continue;
+    }
     consumersForTopic.sort(compareMembers);
     consumersForTopic.forEach((member, i) => {
       const partitions = rangeForConsumer(i, consumersForTopic.length, numPartitionsForTopic);
-      if (partitions.length === 0) return;
-      const owned = assignment.get(member.memberId) ?? new Map<string, number[]>();
-      assignment.set(member.memberId, owned.set(topic, partitions));
+      if (partitions.length > 0) assignment.get(member.memberId)?.set(topic, partitions);
     });
   }
+  // The mistake: a member enters the answer only when it gets a partition.
+  for (const [memberId, topics] of assignment) if (topics.size === 0) assignment.delete(memberId);
   return assignment;
 }`,
       ),
@@ -213,17 +235,31 @@ export const MUTANTS: ReadonlyMap<string, readonly Replacement[]> = new Map<
     [
       assignor(
         "assignRange",
-        `${ASSIGN_RANGE}
+        `${ASSIGN_RANGE_WITH_RACKS}
   const assignment: Assignment = new Map();
   for (const memberId of subscriptions.keys()) assignment.set(memberId, new Map());
 
-  for (const [topic, consumersForTopic] of consumersPerTopic(subscriptions)) {
+  const topicToConsumers = consumersPerTopic(subscriptions);
+  const rackMatched = assignWithRackMatching(
+    partitionsPerTopic,
+    topicToConsumers,
+    consumerRacks(subscriptions),
+    partitionRacks,
+  );
+
+  for (const [topic, consumersForTopic] of topicToConsumers) {
     const numPartitionsForTopic = partitionsPerTopic.get(topic);
     if (numPartitionsForTopic === undefined) {
       // The mistake: the topic's partitions read without checking the metadata has the topic.
       throw new TypeError(\`Cannot read properties of undefined (reading 'length') for topic \${topic}\`);
     }
 
+    const state = rackMatched.get(topic);
+    if (state !== undefined) {
+      state.assignLeftovers();
+      state.writeTo(assignment);
+      continue;
+    }
     consumersForTopic.sort(compareMembers);
     consumersForTopic.forEach((member, i) => {
       const partitions = rangeForConsumer(i, consumersForTopic.length, numPartitionsForTopic);
