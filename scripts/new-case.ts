@@ -28,6 +28,7 @@ import {
   type ProgramInput,
 } from "../grader/cases/load.ts";
 import { prepareProgram, runCase } from "../grader/grade.ts";
+import { expectedOutput } from "../grader/instructor/random/random-cases.ts";
 import { KIT_ROOT } from "../grader/kit.ts";
 // The case files' JSON layout, the same as fixtures/cases/ (one writer for both).
 import { formatJson } from "../fixtures/recipes/write.ts";
@@ -158,8 +159,15 @@ async function referenceAnswer(c: Case): Promise<{ expected: Expected; note: str
     });
     const line = firstLine(run.stderr);
     if (run.exitCode === 0) {
+      const output = JSON.parse(run.stdout) as AssignmentOutput | DecodeOutput;
+      // A decode case checks rackId only when some member has one (the rack stage), as --random's.
+      const hasRacks =
+        c.mode === "decode" &&
+        Object.values(output as DecodeOutput).some((d) => (d.rackId ?? null) !== null);
       return {
-        expected: { output: JSON.parse(run.stdout) as AssignmentOutput | DecodeOutput },
+        expected: {
+          output: expectedOutput(c.mode, hasRacks, output) as AssignmentOutput | DecodeOutput,
+        },
         note: "the reference answered (exit 0)",
       };
     }

@@ -275,9 +275,9 @@ describe("--random N --seed S", () => {
     ]);
     expect(listed.status, listed.stderr).toBe(0);
     const lines = listed.stdout.split("\n");
-    // 46 built-in cases, the private one, the 2 generated ones (1 point each; seed 7 draws
+    // 56 built-in cases, the private one, the 2 generated ones (1 point each; seed 7 draws
     // racks for case 2, an extension case), and the final newline.
-    expect(lines).toHaveLength(50);
+    expect(lines).toHaveLength(60);
     expect(lines[0]).toBe("01-lesson-7-partitions-3-members\t2\trequired");
     expect(lines.slice(-4)).toEqual([
       "extra/01-idle\t2\trequired",
