@@ -166,11 +166,14 @@ export type PrepareLimits = Pick<GradeOptions, "memoryMiB" | "timeoutMs"> & {
  * Gets a submission ready: a folder is bundled once (and type-checked with --types); a command
  * needs nothing.
  *
+ * @param bundler how a folder is bundled (the instructor kit's mutants come from a cache of their
+ *   bundles, instructor/mutants/bundle-cache.ts)
  * @returns the program, or the build errors; and a cleanup for what was built
  */
 export async function prepareProgram(
   target: SubmissionTarget,
   limits: PrepareLimits,
+  bundler: typeof buildSubmission = buildSubmission,
 ): Promise<{ program?: Program; errors: string[]; cleanup: () => void }> {
   const hidden = [...kitHiddenFolders(), ...(limits.hidden ?? [])];
   if (target.kind === "command") {
@@ -181,7 +184,7 @@ export async function prepareProgram(
     };
   }
   // The bundler and tsc run confined over a copy of src/ and see no hidden folder either.
-  const build = await buildSubmission(target.path, { hidden: limits.hidden ?? [] });
+  const build = await bundler(target.path, { hidden: limits.hidden ?? [] });
   const removeBuild = () => rmSync(build.outDir, { recursive: true, force: true });
   // Also when the grader is interrupted mid-run.
   const forget = atExit(removeBuild);

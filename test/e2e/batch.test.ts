@@ -1,9 +1,10 @@
 // A class at once: `--batch` on a generated class of 14 folders (the reference, the starter,
 // mutants with catalogued mistakes, the hostile programs of test/submissions/, a folder that is
 // no submission, a name that needs escaping) writes a gradebook, results JSON that match the
-// schema, and a self-contained report; three shards merged give the unsharded run's bytes; merge
-// refuses shards that do not belong together; and the instructor's GitHub workflow runs as
-// written. Cases are narrowed with --only to keep the batches short; the batches are real.
+// schema, and a self-contained report; three shards of seven of its folders merged give the
+// unsharded run's bytes; merge refuses shards that do not belong together; and the instructor's
+// GitHub workflow runs as written. Cases are narrowed with --only to keep the batches short; the
+// batches are real.
 import { spawnSync } from "node:child_process";
 import {
   cpSync,
@@ -281,19 +282,40 @@ describe("--batch on a class of 14 folders", () => {
     expect(html).toContain("=&#60;b&#62;eve &#38; &#34;co&#34; &#39;x&#39;");
   });
 
-  it("shards 1/3, 2/3 and 3/3 split the class; merged, they equal the unsharded run", () => {
-    // Two of the cases: the class graded once whole and once in shards on them (the merge's
-    // bytes do not depend on how many cases there are).
+  it("shards 1/3, 2/3 and 3/3 split a class; merged, they equal the unsharded run", () => {
+    // Seven of the class's folders (the reference, the odd name, two mutants, a crash, the
+    // starter, a folder that is no submission) on two of the cases, graded once whole and once in
+    // shards: the merge's bytes do not depend on how many folders or cases there are, and the
+    // slow hostile programs (timeout, memory) are the whole batch's business above.
+    const shardClass = `${out}-class`;
+    const shardNames = [
+      ODD_NAME,
+      "hostile-crash",
+      "mutant-idle-members-dropped",
+      "mutant-locale-order",
+      "notes",
+      "solution",
+      "starter",
+    ];
+    for (const name of shardNames)
+      cpSync(join(dir, name), join(shardClass, name), { recursive: true });
     const shardOnly = ONLY.slice(0, 2).flatMap((id) => ["--only", id]);
     const whole = `${out}-whole`;
-    const unsharded = grade(["--batch", dir, "--report-dir", whole, ...TIMEOUT, ...shardOnly]);
+    const unsharded = grade([
+      "--batch",
+      shardClass,
+      "--report-dir",
+      whole,
+      ...TIMEOUT,
+      ...shardOnly,
+    ]);
     expect(unsharded.status, unsharded.stderr).toBe(0);
     const shardDirs = [1, 2, 3].map((i) => `${out}-shard-${i}`);
-    const sorted = [...names].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    const sorted = [...shardNames].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     shardDirs.forEach((shardOut, i) => {
       const shard = grade([
         "--batch",
-        dir,
+        shardClass,
         "--shard",
         `${i + 1}/3`,
         "--report-dir",
@@ -309,7 +331,7 @@ describe("--batch on a class of 14 folders", () => {
     const merged = `${out}-merged`;
     const merge = grade(["--merge", ...shardDirs, "--report-dir", merged]);
     expect(merge.status, merge.stderr).toBe(0);
-    expect(merge.stdout).toContain(`Merged 3 shards: ${names.length} submissions`);
+    expect(merge.stdout).toContain(`Merged 3 shards: ${shardNames.length} submissions`);
     expect(merge.stderr).toBe("");
     for (const file of ["gradebook.csv", "report.html", "shard.json"]) {
       expect(readFileSync(join(merged, file), "utf8"), file).toBe(
@@ -361,7 +383,15 @@ describe("--batch on a class of 14 folders", () => {
     const missing = grade(["--merge", shardDirs[0] ?? "", "--report-dir", `${merged}-3`]);
     expect(missing.status).toBe(0);
     expect(missing.stderr).toContain("warning: shards 2/3, 3/3 missing");
-    for (const d of [...shardDirs, whole, merged, overlap, `${merged}-2`, `${merged}-3`])
+    for (const d of [
+      ...shardDirs,
+      shardClass,
+      whole,
+      merged,
+      overlap,
+      `${merged}-2`,
+      `${merged}-3`,
+    ])
       rmSync(d, { recursive: true, force: true });
   }, 240_000);
 

@@ -12,19 +12,18 @@ export interface GraderRun {
   stderr: string;
 }
 
-/** `npm run grade -- ...args`, run directly with node and tsx (no npm banner). */
+/**
+ * `npm run grade -- ...args`, run as that script runs it, `node grader/launch.mjs` (the grader
+ * compiled once into .grader/, not TypeScript compiled at every start), without npm's banner.
+ */
 export function grade(args: string[], env: NodeJS.ProcessEnv = {}): GraderRun {
-  const result = spawnSync(
-    process.execPath,
-    ["--import", "tsx", join(ROOT, "grader", "cli.ts"), ...args],
-    {
-      cwd: ROOT,
-      encoding: "utf8",
-      env: { ...process.env, INIT_CWD: ROOT, NO_COLOR: "1", ...env },
-      maxBuffer: 64 * 1024 * 1024,
-      timeout: 240_000,
-    },
-  );
+  const result = spawnSync(process.execPath, [join(ROOT, "grader", "launch.mjs"), ...args], {
+    cwd: ROOT,
+    encoding: "utf8",
+    env: { ...process.env, INIT_CWD: ROOT, NO_COLOR: "1", ...env },
+    maxBuffer: 64 * 1024 * 1024,
+    timeout: 240_000,
+  });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 

@@ -17,6 +17,7 @@ import { MEMORY_MIB, OUTPUT_CAP_BYTES } from "../../limits.ts";
 import { prepareProgram, runCase, type Program } from "../../grade.ts";
 import { MUTANTS, writeMutant } from "./mutants.ts";
 import { fieldSpans } from "./field-spans.ts";
+import { MutantBundles } from "./bundle-cache.ts";
 
 /**
  * The limits every mutant runs under: the grader's memory and output caps, and a per-case time
@@ -46,13 +47,16 @@ export class LiveOutcomes implements OutcomeSource {
   /** Mutant name to its program, built on first use. */
   private build(): Promise<Map<string, Program>> {
     this.programs ??= (async () => {
-      // Built a few at a time (each build is its own confined bundler process), kept in `ids` order.
+      // Built a few at a time (each build is its own confined bundler process), kept in `ids` order;
+      // a mutant whose sources were bundled before comes from the kit's cache (bundle-cache.ts).
+      const bundles = new MutantBundles();
       const built = await pLimit(availableParallelism()).map(this.ids, async (id) => {
         const dir = writeMutant(id);
         this.cleanup.push(() => rmSync(dirname(dir), { recursive: true, force: true }));
         const prepared = await prepareProgram(
           { kind: "folder", path: dir, name: `mutant ${id}` },
           MUTANT_LIMITS,
+          (path, options) => bundles.build(id, path, options),
         );
         this.cleanup.push(prepared.cleanup);
         return [id, prepared] as const;
