@@ -277,7 +277,7 @@ function assignCoPartitionedWithRackMatching(group: readonly TopicAssignmentStat
   for (let p = 0; p < first.numPartitions; p++) {
     let consumer = firstWithRoom(queues.get(null));
     for (const rack of first.partitionRacks[p] ?? []) {
-      if (!group.every((state) => state.partitionRacks[p]?.has(rack) === true)) continue;
+      if (!group.every((state) => state.partitionRacks[p]?.includes(rack) === true)) continue;
       consumer = Math.min(consumer, firstWithRoom(queues.get(rack)));
     }
     if (consumer === Infinity) continue;
@@ -301,8 +301,9 @@ class TopicAssignmentState {
   readonly consumers: readonly MemberInfo[];
   /** Per member: its rack, or null. */
   readonly consumerRacks: readonly (string | null)[];
-  /** Per partition: the racks of its replicas (nulls left out); empty sets when no rack matters. */
-  readonly partitionRacks: readonly ReadonlySet<string>[];
+  /** Per partition: the racks of its replicas, each once (nulls left out); none when no member
+   * of the topic has a rack. */
+  readonly partitionRacks: readonly (readonly string[])[];
   readonly hasConsumerRacks: boolean;
   readonly needsRackAwareAssignment: boolean;
   private readonly numAssignedByConsumer: number[];
@@ -332,18 +333,12 @@ class TopicAssignmentState {
     for (const rack of this.consumerRacks) if (rack !== null) allConsumerRacks.add(rack);
     this.hasConsumerRacks = allConsumerRacks.size > 0;
     const allPartitionRacks = new Set<string>();
-    const partitionRacks: Set<string>[] = [];
+    const partitionRacks: (readonly string[])[] = [];
     for (let p = 0; p < numPartitions; p++) {
-      const set = new Set<string>();
       // Kafka reads replica racks only when some member of the topic has a rack.
-      if (this.hasConsumerRacks) {
-        for (const rack of replicaRacks?.[p] ?? []) {
-          if (rack === null) continue;
-          set.add(rack);
-          allPartitionRacks.add(rack);
-        }
-      }
-      partitionRacks.push(set);
+      const racks = this.hasConsumerRacks ? distinctRacks(replicaRacks?.[p]) : [];
+      for (const rack of racks) allPartitionRacks.add(rack);
+      partitionRacks.push(racks);
     }
     this.partitionRacks = partitionRacks;
     this.needsRackAwareAssignment = useRackAwareAssignment(
@@ -433,6 +428,20 @@ class TopicAssignmentState {
 }
 
 /**
+ * A partition's replica racks as a set would hold them (Kafka collects them into a Set): each rack
+ * once, nulls left out. The list given is returned as it is when it already is so (the usual
+ * case: a handful of replicas on distinct racks), to spare an allocation per partition.
+ */
+function distinctRacks(replicas: readonly (string | null)[] | undefined): readonly string[] {
+  if (replicas === undefined) return [];
+  const clean = replicas.every((rack, i) => rack !== null && replicas.indexOf(rack) === i);
+  if (clean) return replicas as readonly string[];
+  const racks: string[] = [];
+  for (const rack of replicas) if (rack !== null && !racks.includes(rack)) racks.push(rack);
+  return racks;
+}
+
+/**
  * Whether a topic needs rack matching (AbstractPartitionAssignor.useRackAwareAssignment): some
  * member has a rack, some such rack holds a replica, and not every partition has replicas on
  * exactly the same racks (if every partition is on every rack, matching changes nothing).
@@ -440,12 +449,13 @@ class TopicAssignmentState {
 function useRackAwareAssignment(
   consumerRacks: ReadonlySet<string>,
   partitionRacks: ReadonlySet<string>,
-  racksPerPartition: readonly ReadonlySet<string>[],
+  racksPerPartition: readonly (readonly string[])[],
 ): boolean {
   if (consumerRacks.size === 0 || ![...consumerRacks].some((rack) => partitionRacks.has(rack))) {
     return false;
   }
   return !racksPerPartition.every(
-    (racks) => racks.size === partitionRacks.size && [...racks].every((r) => partitionRacks.has(r)),
+    // Each list holds distinct racks of the union: as long as the union means equal to it.
+    (racks) => racks.length === partitionRacks.size,
   );
 }

@@ -695,7 +695,7 @@ export const MUTANTS: ReadonlyMap<string, readonly Replacement[]> = new Map<
         `function useRackAwareAssignment(
   consumerRacks: ReadonlySet<string>,
   _partitionRacks: ReadonlySet<string>,
-  _racksPerPartition: readonly ReadonlySet<string>[],
+  _racksPerPartition: readonly (readonly string[])[],
 ): boolean {
   // The mistake: matching whenever some member has a rack, even when no member's rack holds a
   // replica or every partition is on the same racks.
@@ -770,18 +770,12 @@ export const MUTANTS: ReadonlyMap<string, readonly Replacement[]> = new Map<
   for (const rack of this.consumerRacks) if (rack !== null) allConsumerRacks.add(rack);
   this.hasConsumerRacks = allConsumerRacks.size > 0;
   const allPartitionRacks = new Set<string>();
-  const partitionRacks: Set<string>[] = [];
+  const partitionRacks: (readonly string[])[] = [];
   for (let p = 0; p < numPartitions; p++) {
-    const set = new Set<string>();
     // Kafka reads replica racks only when some member of the topic has a rack.
-    if (this.hasConsumerRacks) {
-      for (const rack of replicaRacks?.[p] ?? []) {
-        if (rack === null) continue;
-        set.add(rack);
-        allPartitionRacks.add(rack);
-      }
-    }
-    partitionRacks.push(set);
+    const racks = this.hasConsumerRacks ? distinctRacks(replicaRacks?.[p]) : [];
+    for (const rack of racks) allPartitionRacks.add(rack);
+    partitionRacks.push(racks);
   }
   this.partitionRacks = partitionRacks;
   this.needsRackAwareAssignment = useRackAwareAssignment(
@@ -896,7 +890,7 @@ export const MUTANTS: ReadonlyMap<string, readonly Replacement[]> = new Map<
     // The mistake: members without a rack are no candidates while racks are matched.
     let consumer = Infinity;
     for (const rack of first.partitionRacks[p] ?? []) {
-      if (!group.every((state) => state.partitionRacks[p]?.has(rack) === true)) continue;
+      if (!group.every((state) => state.partitionRacks[p]?.includes(rack) === true)) continue;
       consumer = Math.min(consumer, firstWithRoom(queues.get(rack)));
     }
     if (consumer === Infinity) continue;
