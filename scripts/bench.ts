@@ -3,18 +3,25 @@
  * as a table (and JSON). Every figure says what its clock covers. Not a test: nothing here fails on
  * a number. `--only` (repeatable) measures some parts: grading, batch, large-group, decoder.
  *
+ *   floor          (with grading or batch) one case's process chain exactly as the grader starts
+ *                  it (grade.ts runCase: run identity, sandbox wrappers, Node's permission model,
+ *                  limits) running an empty program, and the bare `node -e 0` beside it; the
+ *                  floor for a grading is cases x that sandboxed start / the cores available
+ *                  (os.availableParallelism()), and grading figures are given as ratios to it
  *   grading        `npm run -s grade -- solution` over the built-in cases, command start to exit,
  *                  against the naive way (one `tsx solution/src/main.ts` process per case, in turn)
  *   batch          `npm run -s grade -- --batch` of 50 submissions (solution copies and mutants)
  *   large group    the reference program end to end on 10,000 members, 1,000 topics of 100
- *                  partitions, 50 topics each (seeded): wall time and peak memory; and in this
+ *                  partitions, 50 topics each (seeded): wall time and peak memory, and as a
+ *                  ratio to its parse floor (a fresh Node reading and JSON.parse-ing the same
+ *                  input file, start to exit); and in this
  *                  process, decoding every subscription and assigning; then the same group
  *                  with racks (members on 3 zones, every partition's replicas on 1-2 of them)
  *   decoder        decodeSubscription against kafkajs's MemberMetadata.decode, same bytes, same
  *                  process
  */
 import { spawn, spawnSync } from "node:child_process";
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, cpus, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -23,6 +30,10 @@ import kafkajs from "kafkajs";
 import { CATALOGUE } from "../grader/diagnose/catalogue.ts";
 import { FixtureSchemas, loadCases } from "../grader/cases/load.ts";
 import { BUILT_IN_CASES_DIR } from "../grader/kit.ts";
+import { runCase, type Program } from "../grader/grade.ts";
+import { MEMORY_MIB, OUTPUT_CAP_BYTES } from "../grader/limits.ts";
+import { kitHiddenFolders, programRun } from "../grader/run/program.ts";
+import { sandboxFeatures } from "../grader/run/sandbox.ts";
 import { writeMutant } from "../grader/instructor/mutants/mutants.ts";
 import { seededRandom } from "../grader/instructor/random/seeded.ts";
 import { encodeSubscriptionV3 } from "../grader/instructor/random/subscription-v3.ts";
@@ -62,45 +73,148 @@ interface Figure {
 const figures: Figure[] = [];
 const add = (f: Figure) => {
   figures.push(f);
-  process.stderr.write(
-    `  ${f.name}: ${f.value.toFixed(f.unit === "x" ? 1 : f.unit === "ms" ? 0 : 2)} ${f.unit}\n`,
-  );
+  process.stderr.write(`  ${f.name}: ${f.value.toFixed(f.unit === "ms" ? 0 : 2)} ${f.unit}\n`);
 };
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 
-/** Wall time of a command, milliseconds (stdout discarded). */
+/** Wall time of a command, milliseconds; its standard output when `keepStdout`, else discarded. */
 function timeCommand(
   command: string,
   args: string[],
-  input?: string,
-): { ms: number; status: number | null } {
+  keepStdout = false,
+): { ms: number; status: number | null; stdout: string } {
   const started = performance.now();
   const result = spawnSync(command, args, {
     cwd: ROOT,
-    input,
-    stdio: [input === undefined ? "ignore" : "pipe", "ignore", "pipe"],
+    stdio: ["ignore", keepStdout ? "pipe" : "ignore", "pipe"],
     maxBuffer: 256 * 1024 * 1024,
   });
-  return { ms: performance.now() - started, status: result.status };
+  return {
+    ms: performance.now() - started,
+    status: result.status,
+    stdout: result.stdout?.toString("utf8") ?? "",
+  };
 }
+
+// ---------------------------------------------------------------------------------------------
+// The floor: grading is bound by process starts (one sandboxed Node process per case), so a
+// grading's floor on this machine is cases x one sandboxed start / the cores. Measured in the same
+// run as the gradings, so the ratios hold from machine to machine.
+const CORES = availableParallelism();
+const schemas = new FixtureSchemas();
+const builtInCases = loadCases(BUILT_IN_CASES_DIR, [], schemas);
+/** One sandboxed start, ms (median); undefined until measured. */
+let sandboxedStartMs: number | undefined;
+if (measures("grading") || measures("batch")) {
+  process.stderr.write("the floor: one case's sandboxed process running an empty program\n");
+  const STARTS = values.quick ? 5 : 15;
+  const bare: number[] = [];
+  for (let i = 0; i < STARTS + 1; i++) bare.push(timeCommand(process.execPath, ["-e", "0"]).ms);
+  add({
+    name: "floor: bare `node -e 0`",
+    value: median(bare.slice(1)),
+    unit: "ms",
+    clock: `spawn to exit, median of ${STARTS} after one warm-up`,
+  });
+  // An empty file is `-e 0` through the grader's own launch path: a "bundle" in a folder laid out
+  // as prepareProgram lays out a build (readable by the run identities), run by runCase with the
+  // grader's default limits and hidden folders, on a built-in case's input.
+  const floorDir = mkdtempSync(join(tmpdir(), "kit-bench-floor-"));
+  const bundlePath = join(floorDir, "main.mjs");
+  writeFileSync(bundlePath, "");
+  mkdirSync(join(floorDir, "cwd"), { mode: 0o755 });
+  chmodSync(floorDir, 0o755);
+  chmodSync(bundlePath, 0o644);
+  const limits = { timeoutMs: 10_000, memoryMiB: MEMORY_MIB };
+  const program: Program = {
+    run: (c, uid) =>
+      programRun({ kind: "bundle", path: bundlePath }, c, limits, uid, join(floorDir, "cwd")),
+    hidden: kitHiddenFolders(),
+    mapStderr: (t) => t,
+  };
+  const firstCase = builtInCases[0];
+  if (firstCase === undefined) throw new Error("no built-in cases");
+  const sandboxed: number[] = [];
+  for (let i = 0; i < STARTS + 1; i++) {
+    const started = performance.now();
+    const run = await runCase(program, firstCase, {
+      timeoutMs: limits.timeoutMs,
+      outputCapBytes: OUTPUT_CAP_BYTES,
+    });
+    sandboxed.push(performance.now() - started);
+    if (run.exitCode !== 0 || run.sandboxError !== null || run.spawnError !== null)
+      throw new Error(
+        `the empty program did not exit 0 in the sandbox: ${run.sandboxError ?? run.spawnError ?? run.stderr}`,
+      );
+  }
+  rmSync(floorDir, { recursive: true, force: true });
+  sandboxedStartMs = median(sandboxed.slice(1));
+  add({
+    name: `floor: one sandboxed start (mode ${sandboxFeatures().mode})`,
+    value: sandboxedStartMs,
+    unit: "ms",
+    clock: `grade.ts runCase on an empty program, start to end, median of ${STARTS} after one warm-up`,
+  });
+}
+/** The floor for grading one submission over `cases` cases, ms. */
+const floorMs = (cases: number) => (cases * (sandboxedStartMs ?? NaN)) / CORES;
 
 // ---------------------------------------------------------------------------------------------
 if (measures("grading")) {
   process.stderr.write("grading the reference over the built-in cases\n");
-  const schemas = new FixtureSchemas();
-  const cases = loadCases(BUILT_IN_CASES_DIR, [], schemas);
-  const gradeRuns = Array.from(
-    { length: RUNS },
-    () => timeCommand("npm", ["run", "-s", "grade", "--", "solution", "--format", "json"]).ms,
+  const cases = builtInCases;
+  // JUnit on standard output: the only report format with every case's wall time.
+  const gradeRuns = Array.from({ length: RUNS }, () =>
+    timeCommand("npm", ["run", "-s", "grade", "--", "solution", "--format", "junit"], true),
   );
-  const gradeMs = median(gradeRuns);
+  const gradeMs = median(gradeRuns.map((r) => r.ms));
+  const floor = floorMs(cases.length);
+  add({
+    name: `floor: grading ${cases.length} cases on ${CORES} cores`,
+    value: floor,
+    unit: "ms",
+    clock: "cases x one sandboxed start / os.availableParallelism()",
+  });
   add({
     name: "grade solution (all cases)",
     value: gradeMs,
     unit: "ms",
-    clock: "`npm run -s grade -- solution` start to exit, median",
-    target: "<= 2000 ms",
+    clock: "`npm run -s grade -- solution --format junit` start to exit, median",
   });
+  add({
+    name: "grade solution / floor",
+    value: gradeMs / floor,
+    unit: "x",
+    clock: "the grading above / its floor",
+    target: "<= 1.3x",
+  });
+  // Every case's wall time (runProcess's durationMs: spawn to close), from the last grading.
+  const caseMs = [
+    ...(gradeRuns.at(-1)?.stdout ?? "").matchAll(/<testcase [^>]*\btime="([\d.]+)"/g),
+  ].map((m) => Number(m[1]) * 1000);
+  if (caseMs.length === cases.length) {
+    const perCase = median(caseMs);
+    add({
+      name: "per case: wall time",
+      value: perCase,
+      unit: "ms",
+      clock: `median over the ${caseMs.length} cases of one grading (${CORES} at a time)`,
+    });
+    add({
+      name: "per case: beyond the sandboxed start",
+      value: perCase - (sandboxedStartMs ?? NaN),
+      unit: "ms",
+      clock: "that median minus one sandboxed start of the empty program",
+    });
+    add({
+      name: "fixed cost outside the cases",
+      value: gradeMs - caseMs.reduce((a, b) => a + b, 0) / CORES,
+      unit: "ms",
+      clock: "grading wall time minus the cases' summed wall time / cores (start, build, reports)",
+    });
+  } else {
+    process.stderr.write(`  per-case times: found ${caseMs.length} of ${cases.length}\n`);
+  }
 
   // The naive way: the tsx command (node_modules/.bin/tsx) once per case, one case after another;
   // and, for comparison, node --import tsx per case (one Node start fewer than the tsx command).
@@ -172,12 +286,25 @@ if (measures("batch")) {
     batchOut,
   ]);
   if (batch.status === 0) {
+    const floor = 50 * floorMs(builtInCases.length);
+    add({
+      name: "floor: 50 submissions",
+      value: floor / 1000,
+      unit: "s",
+      clock: "50 x the one-submission floor",
+    });
     add({
       name: "batch of 50 submissions",
       value: batch.ms / 1000,
       unit: "s",
       clock: "`npm run -s grade -- --batch DIR --report-dir OUT` start to exit",
-      target: "<= 90 s",
+    });
+    add({
+      name: "batch / 50 floors",
+      value: batch.ms / floor,
+      unit: "x",
+      clock: "the batch above / its floor",
+      target: "<= 1.3x",
     });
     add({
       name: "batch throughput",
@@ -273,8 +400,24 @@ if (measures("large-group")) {
         throw new Error(`the reference failed on the large group (${label}): ${result.stderr}`);
       peaks.push(Number(/maxrss (\d+)/.exec(result.stderr)?.[1] ?? NaN) / 1024);
     }
-    return { ms: median(times), mb: median(peaks) };
+    return { ms: median(times), mb: median(peaks), inputFile };
   };
+  /**
+   * The parse floor of an input file: a fresh Node reading it and JSON.parse-ing it, start to
+   * exit, median of RUNS (ms). Whatever the program does beyond this is the program's own work.
+   */
+  const parseFloor = (inputFile: string) =>
+    median(
+      Array.from(
+        { length: RUNS },
+        () =>
+          timeCommand(process.execPath, [
+            "-e",
+            'JSON.parse(require("node:fs").readFileSync(process.argv[1], "utf8"))',
+            inputFile,
+          ]).ms,
+      ),
+    );
 
   const topicsJson = Object.fromEntries(topicNames.map((t) => [t, 100]));
   const plain = await endToEnd(
@@ -289,7 +432,20 @@ if (measures("large-group")) {
     value: plain.ms,
     unit: "ms",
     clock: "`node main.mjs input.json` (the esbuild bundle of solution/) start to exit, median",
-    target: "<= 1000 ms",
+  });
+  const plainParse = parseFloor(plain.inputFile);
+  add({
+    name: "parse floor: Node reads and parses that input",
+    value: plainParse,
+    unit: "ms",
+    clock: "`node -e` readFileSync + JSON.parse of the same file, start to exit, median",
+  });
+  add({
+    name: "10,000-member group / parse floor",
+    value: plain.ms / plainParse,
+    unit: "x",
+    clock: "end to end above / its parse floor",
+    target: "<= 2x",
   });
   add({
     name: "10,000-member group peak memory",
@@ -314,7 +470,20 @@ if (measures("large-group")) {
     value: racked.ms,
     unit: "ms",
     clock: "the same, members on 3 racks (version 3) and partitionRacks for every topic",
-    target: "<= 1000 ms",
+  });
+  const rackParse = parseFloor(racked.inputFile);
+  add({
+    name: "parse floor of the input with racks",
+    value: rackParse,
+    unit: "ms",
+    clock: "`node -e` readFileSync + JSON.parse of that file, start to exit, median",
+  });
+  add({
+    name: "10,000-member group with racks / parse floor",
+    value: racked.ms / rackParse,
+    unit: "x",
+    clock: "end to end with racks / its parse floor",
+    target: "<= 2x",
   });
   add({
     name: "10,000-member group with racks peak memory",
@@ -435,7 +604,7 @@ rmSync(workDir, { recursive: true, force: true });
 const machine = `${cpus()[0]?.model ?? "?"} (${availableParallelism()} cores), Node ${process.versions.node}`;
 const rows = figures.map((f) => [
   f.name,
-  `${f.value.toFixed(f.unit === "x" ? 1 : f.unit === "ms" ? 0 : 2)} ${f.unit}`,
+  `${f.value.toFixed(f.unit === "ms" ? 0 : 2)} ${f.unit}`,
   f.target ?? "",
   f.clock,
 ]);
