@@ -14,6 +14,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { isAbsolute, join, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { expectedOutput } from "../grader/verdict/outcome.ts";
 import { firstLine, memberOfErrorLine } from "../grader/verdict/verdict.ts";
 import { MEMORY_MIB, OUTPUT_CAP_BYTES } from "../grader/limits.ts";
 import { SetupError } from "../grader/errors.ts";
@@ -28,7 +29,6 @@ import {
   type ProgramInput,
 } from "../grader/cases/load.ts";
 import { prepareProgram, runCase } from "../grader/grade.ts";
-import { expectedOutput } from "../grader/instructor/random/random-cases.ts";
 import { KIT_ROOT } from "../grader/kit.ts";
 // The case files' JSON layout, the same as fixtures/cases/ (one writer for both).
 import { formatJson } from "../fixtures/recipes/write.ts";

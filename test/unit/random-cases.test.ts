@@ -5,10 +5,10 @@ import kafkajs from "kafkajs";
 import { describe, expect, it } from "vitest";
 import {
   caseMeta,
-  expectedOutput,
   generateInput,
   type GeneratedInput,
 } from "../../grader/instructor/random/random-cases.ts";
+import { expectedOutput } from "../../grader/verdict/outcome.ts";
 import { assignRange, type MemberSubscription } from "../../solution/src/range-assignor.ts";
 import { decodeSubscription } from "../../solution/src/subscription.ts";
 

@@ -38,6 +38,7 @@ import {
 } from "../../cases/load.ts";
 import { prepareProgram, runCase, type Program } from "../../grade.ts";
 import { KIT_ROOT } from "../../kit.ts";
+import { expectedOutput } from "../../verdict/outcome.ts";
 import { chance, randomInt as int, seededRandom, seedOf, type Rng } from "./seeded.ts";
 import { encodeSubscriptionV3 } from "./subscription-v3.ts";
 import type Kafkajs from "kafkajs";
@@ -306,24 +307,6 @@ export function caseMeta(
           ? "the-range-assignor"
           : "rack-aware-assignment",
   };
-}
-
-/**
- * The answer a case checks: the reference's output, less the members' `rackId` in a decode case
- * without racks (the verdict checks `rackId` only where expected.json lists it, and kit 1.1's
- * decode cases did not ask for it).
- */
-export function expectedOutput(mode: Mode, hasRacks: boolean, output: unknown): unknown {
-  if (mode !== "decode" || hasRacks || typeof output !== "object" || output === null) return output;
-  const checked = Object.create(null) as Record<string, unknown>;
-  for (const [member, decoded] of Object.entries(output)) {
-    if (typeof decoded === "object" && decoded !== null) {
-      checked[member] = Object.fromEntries(
-        Object.entries(decoded).filter(([field]) => field !== "rackId"),
-      );
-    } else checked[member] = decoded;
-  }
-  return checked;
 }
 
 /** Runs the reference on one case; its output is the case's answer. */
