@@ -3,11 +3,27 @@
  * starter/ and solution/) and from the student handout (whose root is itself the submission).
  */
 import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-/** The kit's root folder: the one holding package.json, grader/ and fixtures/. */
-export const KIT_ROOT = fileURLToPath(new URL("../", import.meta.url));
+/**
+ * The nearest folder at or above `dir` that holds a package.json, with a trailing separator.
+ *
+ * @throws Error when no folder above holds one
+ */
+function nearestPackageRoot(dir: string): string {
+  for (let at = dir; ; at = dirname(at)) {
+    if (existsSync(join(at, "package.json"))) return join(at, "/");
+    if (dirname(at) === at) throw new Error(`no package.json above ${dir}`);
+  }
+}
+
+/**
+ * The kit's root folder: the one holding package.json, grader/ and fixtures/. This module runs from
+ * grader/ (tsx, the tests) and from the compiled grader's folder in .grader/ (launch.mjs), at
+ * different depths, so the root is the nearest folder above with a package.json.
+ */
+export const KIT_ROOT = nearestPackageRoot(fileURLToPath(new URL(".", import.meta.url)));
 
 export const BUILT_IN_CASES_DIR = join(KIT_ROOT, "fixtures", "cases");
 export const SCHEMA_DIR = join(KIT_ROOT, "fixtures", "schema");

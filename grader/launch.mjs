@@ -44,7 +44,6 @@ function closeInheritedDescriptors() {
 
 const kit = fileURLToPath(new URL("../", import.meta.url));
 const grader = join(kit, "grader");
-// Same depth as grader/kit.ts, whose KIT_ROOT is "../" from its own URL.
 const cacheDir = join(kit, ".grader");
 
 /** Every grader source (path, size, mtime), the package manifest and the Node version, hashed. */
@@ -68,28 +67,46 @@ function sourceKey() {
   return hash.digest("hex").slice(0, 16);
 }
 
+/**
+ * The bundle's folder for the current sources, built if missing. Code splitting keeps what only
+ * some commands use (--batch's ajv, --watch's chokidar, the instructor kit's mutants) in chunks of
+ * their own, loaded when first imported: one bundle file would import every package at start.
+ * Built into a temporary folder, then renamed into place (a rename of a folder is atomic; when
+ * another grader got there first, its folder is used and ours removed).
+ */
 async function compiled() {
-  const file = join(cacheDir, `cli-${sourceKey()}.mjs`);
-  if (existsSync(file)) return file;
+  const dir = join(cacheDir, `cli-${sourceKey()}`);
+  const entryFile = join(dir, "cli.mjs");
+  if (existsSync(entryFile)) return entryFile;
   const { build } = await import("esbuild");
   mkdirSync(cacheDir, { recursive: true, mode: 0o755 });
-  const temporary = `${file}.${process.pid}.tmp`;
+  const temporary = `${dir}.${process.pid}.tmp`;
+  rmSync(temporary, { recursive: true, force: true });
   await build({
     entryPoints: [join(grader, "cli.ts")],
-    outfile: temporary,
+    outdir: temporary,
+    entryNames: "[name]",
+    chunkNames: "chunk-[hash]",
+    outExtension: { ".js": ".mjs" },
     bundle: true,
+    splitting: true,
     platform: "node",
     format: "esm",
     target: "node20",
     packages: "external",
     logLevel: "silent",
   });
-  renameSync(temporary, file);
-  for (const old of readdirSync(cacheDir)) {
-    if (old.startsWith("cli-") && join(cacheDir, old) !== file && !old.endsWith(".tmp"))
-      rmSync(join(cacheDir, old), { force: true });
+  try {
+    renameSync(temporary, dir);
+  } catch (error) {
+    rmSync(temporary, { recursive: true, force: true });
+    if (!existsSync(entryFile)) throw error;
   }
-  return file;
+  for (const old of readdirSync(cacheDir)) {
+    if (old.startsWith("cli-") && join(cacheDir, old) !== dir && !old.endsWith(".tmp"))
+      rmSync(join(cacheDir, old), { recursive: true, force: true });
+  }
+  return entryFile;
 }
 
 let entry;
