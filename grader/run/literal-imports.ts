@@ -20,13 +20,15 @@ export function mayCallImportOrRequire(text: string): boolean {
  * would fool a pattern over the text. Positions are mapped back to the TypeScript source through
  * the transform's source map.
  */
-import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { SourceMap, type SourceMapPayload } from "node:module";
 import { extname, join } from "node:path";
 import type { Node } from "acorn";
 import type { Loader } from "esbuild";
+import pLimit from "p-limit";
+import { availableParallelism } from "node:os";
 import { packageDir } from "./confined-tool.ts";
+import { runProcess } from "./run-process.ts";
 import type { StagedSubmission } from "./stage.ts";
 
 /** The loader each code file is read with: the same table as the build worker's. */
@@ -147,30 +149,35 @@ export async function checkFileImports(
   // Loaded on first use: most submissions never need a parse.
   const { parse } = await import("acorn");
   const { command, args } = esbuildCommand();
-  const out = spawnSync(
-    command,
-    [
-      ...args,
-      `--loader=${loader}`,
-      `--sourcefile=${rel}`,
-      "--sourcemap=inline",
-      // Lowered like the bundle is, so that acorn parses it (decorators, `using`).
-      "--target=node20",
-      // Never a tsconfig.json of the submission's, nor any other file.
-      "--tsconfig-raw={}",
-      "--log-level=error",
-      "--color=false",
-    ],
-    { input: text, encoding: "utf8", maxBuffer: 64 * 1024 * 1024, timeout: 60_000 },
+  // Not spawnSync: the grader's event loop keeps serving the bundler beside this check.
+  const out = await runProcess(
+    {
+      command,
+      args: [
+        ...args,
+        `--loader=${loader}`,
+        `--sourcefile=${rel}`,
+        "--sourcemap=inline",
+        // Lowered like the bundle is, so that acorn parses it (decorators, `using`).
+        "--target=node20",
+        // Never a tsconfig.json of the submission's, nor any other file.
+        "--tsconfig-raw={}",
+        "--log-level=error",
+        "--color=false",
+      ],
+      env: process.env,
+      stdin: text,
+    },
+    { timeoutMs: 60_000, outputCapBytes: 64 * 1024 * 1024 },
   );
-  if (out.status !== 0) {
+  if (out.exitCode !== 0) {
     // esbuild's own message: `✘ [ERROR] ...` then the location line `    src/x.ts:3:5:`.
     const message = /\[ERROR\] (.*)/.exec(out.stderr)?.[1];
     const where = /^\s+(\S+?):(\d+):(\d+):/m.exec(out.stderr);
     if (message !== undefined && where !== null)
       return [`${rel}:${where[2]}:${Number(where[3]) + 1}: ${message}`];
     return [
-      `${rel}: could not be checked for computed imports (esbuild ${out.signal === null ? "failed" : "crashed"} reading it)`,
+      `${rel}: could not be checked for computed imports (esbuild ${out.signal === null && !out.timedOut ? "failed" : "crashed"} reading it)`,
     ];
   }
   const marker = "//# sourceMappingURL=data:application/json;base64,";
@@ -226,13 +233,16 @@ export async function checkFileImports(
  *   when every import() and require() names a literal path
  */
 export async function checkLiteralImports(staged: StagedSubmission): Promise<string[]> {
-  const problems: string[] = [];
-  for (const rel of staged.files) {
-    const loader = CODE_LOADERS.get(extname(rel).toLowerCase());
-    if (loader === undefined) continue;
-    const text = readFileSync(join(staged.root, rel), "utf8");
-    if (!mayCallImportOrRequire(text)) continue;
-    problems.push(...(await checkFileImports(rel, text, loader)));
-  }
-  return problems;
+  // Files are checked side by side, a few at a time; their lines keep the files' order.
+  const limit = pLimit(availableParallelism());
+  const checks = staged.files.map((rel) =>
+    limit(async () => {
+      const loader = CODE_LOADERS.get(extname(rel).toLowerCase());
+      if (loader === undefined) return [];
+      const text = readFileSync(join(staged.root, rel), "utf8");
+      if (!mayCallImportOrRequire(text)) return [];
+      return checkFileImports(rel, text, loader);
+    }),
+  );
+  return (await Promise.all(checks)).flat();
 }

@@ -20,7 +20,7 @@
  * program's exit status and the CPU time it used (`times`) on a file descriptor the program does
  * not inherit.
  */
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFile, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve, sep } from "node:path";
@@ -57,14 +57,51 @@ function which(name: string): string | undefined {
   return undefined;
 }
 
-/** True when `command` runs and exits 0 within five seconds. */
-function works(command: string, args: string[]): boolean {
-  try {
-    execFileSync(command, args, { stdio: "ignore", timeout: 5000 });
-    return true;
-  } catch {
-    return false;
-  }
+/** What a probe printed and how it ended, as spawnSync reports it. */
+interface ProbeResult {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+  error?: Error | undefined;
+}
+
+/** A probe's command line and its time limit, ms. */
+interface Probe {
+  command: string;
+  args: string[];
+  timeoutMs: number;
+  env?: NodeJS.ProcessEnv;
+}
+
+/** Runs a probe and waits for it (the grader's first start; tests). */
+function probeSync(p: Probe): ProbeResult {
+  const r = spawnSync(p.command, p.args, {
+    encoding: "utf8",
+    timeout: p.timeoutMs,
+    ...(p.env === undefined ? {} : { env: p.env }),
+  });
+  return { status: r.status, stdout: r.stdout ?? "", stderr: r.stderr ?? "", error: r.error };
+}
+
+/** Runs a probe without blocking, so that probes run beside each other and the grader's setup. */
+function probeAsync(p: Probe): Promise<ProbeResult> {
+  return new Promise((resolve) => {
+    execFile(
+      p.command,
+      p.args,
+      { encoding: "utf8", timeout: p.timeoutMs, ...(p.env === undefined ? {} : { env: p.env }) },
+      (error, stdout, stderr) => {
+        const code = (error as { code?: unknown } | null)?.code;
+        resolve({
+          status: error === null ? 0 : typeof code === "number" ? code : null,
+          stdout,
+          stderr,
+          // A non-zero exit is a status, not a failure to run.
+          error: error !== null && typeof code !== "number" ? error : undefined,
+        });
+      },
+    );
+  });
 }
 
 /** The flags that turn on Node's permission model: `--permission` from Node 22.13 and 23.5 (and
@@ -106,27 +143,57 @@ export function permissionModelFlag(
   node: string = process.execPath,
   known: ReadonlySet<string> = process.allowedNodeEnvironmentFlags,
 ): string {
-  const order = [...PERMISSION_FLAGS].sort((a, b) => Number(known.has(b)) - Number(known.has(a)));
   const said: string[] = [];
-  for (const flag of order) {
-    const probe = spawnSync(
-      node,
-      [
-        flag,
-        "--no-warnings",
-        ...PROBE_ALLOWED.map((d) => `--allow-fs-read=${d}`),
-        "-e",
-        PROBE_SCRIPT,
-      ],
-      { encoding: "utf8", timeout: 10_000, env: { PATH: "/usr/bin:/bin" } },
-    );
-    if (probe.status === 0 && probe.stdout === PROBE_ON) return flag;
-    const output = `${probe.stdout ?? ""}${probe.stderr ?? ""}`.trim().split("\n")[0] ?? "";
-    said.push(
-      `${flag}: ${probe.error?.message ?? (output === "" ? `exit ${String(probe.status)}` : output)}`,
-    );
+  for (const flag of permissionFlagOrder(known)) {
+    const probe = probeSync(permissionProbe(node, flag));
+    if (permissionProbeOn(probe)) return flag;
+    said.push(permissionProbeSaid(flag, probe));
   }
-  throw new SetupError(
+  throw permissionModelMissing(node, said);
+}
+
+/** permissionModelFlag without blocking the grader while the probes run. */
+async function permissionModelFlagAsync(node: string, known: ReadonlySet<string>): Promise<string> {
+  const said: string[] = [];
+  for (const flag of permissionFlagOrder(known)) {
+    const probe = await probeAsync(permissionProbe(node, flag));
+    if (permissionProbeOn(probe)) return flag;
+    said.push(permissionProbeSaid(flag, probe));
+  }
+  throw permissionModelMissing(node, said);
+}
+
+/** The flags in the order to try them: those Node lists as known first. */
+function permissionFlagOrder(known: ReadonlySet<string>): string[] {
+  return [...PERMISSION_FLAGS].sort((a, b) => Number(known.has(b)) - Number(known.has(a)));
+}
+
+/** The probe of one flag: Node with the model on, two folders allowed, PROBE_SCRIPT. */
+function permissionProbe(node: string, flag: string): Probe {
+  return {
+    command: node,
+    args: [
+      flag,
+      "--no-warnings",
+      ...PROBE_ALLOWED.map((d) => `--allow-fs-read=${d}`),
+      "-e",
+      PROBE_SCRIPT,
+    ],
+    timeoutMs: 10_000,
+    env: { PATH: "/usr/bin:/bin" },
+  };
+}
+
+const permissionProbeOn = (probe: ProbeResult) => probe.status === 0 && probe.stdout === PROBE_ON;
+
+/** What a failed probe said, for the setup error. */
+function permissionProbeSaid(flag: string, probe: ProbeResult): string {
+  const output = `${probe.stdout}${probe.stderr}`.trim().split("\n")[0] ?? "";
+  return `${flag}: ${probe.error?.message ?? (output === "" ? `exit ${String(probe.status)}` : output)}`;
+}
+
+function permissionModelMissing(node: string, said: string[]): SetupError {
+  return new SetupError(
     `the Node that runs programs (${node}) has no permission model the grader can use, and the grader never runs programs without one (${said.join("; ")}). Use Node.js 20.19 or later 20.x, 22.12 or later, 24 or 26.`,
   );
 }
@@ -147,38 +214,102 @@ function unshareArgs(mode: "root" | "user-namespace"): string[] {
   ];
 }
 
-/**
- * Detects the sandbox's parts once: which isolation mode this machine allows (probing the real
- * chain: namespaces, a tmpfs mount and, as root, switching to a run identity).
- */
-export function sandboxFeatures(): SandboxFeatures {
-  if (detected !== undefined) return detected;
-  const permissionFlag = permissionModelFlag();
+/** The parts found on this machine, and the probe of the strongest mode they may allow. */
+interface IsolationPlan {
+  shell: string | undefined;
+  setpriv: string | undefined;
+  /** The namespaced mode to try, its probe, and why it is not available when the probe fails. */
+  attempt?: { mode: IsolationMode; probe: Probe; works: string | undefined; fails: string };
+  /** Why no namespaced mode is tried. */
+  weaker?: string;
+}
+
+/** What to probe: the real chain (namespaces, a tmpfs mount and, as root, a run identity). */
+function isolationPlan(): IsolationPlan {
   const windows = process.platform === "win32";
   const shell = windows ? undefined : existsSync("/bin/sh") ? "/bin/sh" : undefined;
   const setpriv = process.platform === "linux" ? which("setpriv") : undefined;
   const unshare = process.platform === "linux" ? which("unshare") : undefined;
   const isRoot = typeof process.getuid === "function" && process.getuid() === 0;
-  let mode: IsolationMode = "none";
-  let weaker: string | undefined;
-  if (process.platform !== "linux") {
-    weaker = `${process.platform}: no Linux namespaces`;
-  } else if (shell === undefined || setpriv === undefined || unshare === undefined) {
-    weaker = "util-linux's unshare and setpriv are missing";
-  } else if (isRoot) {
-    const probe = `mount -t tmpfs kit /dev/shm && mount -t proc proc /proc && exec setpriv --reuid=${IDENTITY_BASE} --regid=${IDENTITY_BASE} --clear-groups --no-new-privs -- /bin/sh -c 'exit 0'`;
-    if (works(unshare, [...unshareArgs("root"), shell, "-c", probe])) mode = "root";
-    else weaker = "running as root, but this kernel refused new namespaces or mounts";
-  } else {
-    const probe = "mount -t tmpfs kit /dev/shm && mount -t proc proc /proc";
-    if (works(unshare, [...unshareArgs("user-namespace"), shell, "-c", probe])) {
-      mode = "user-namespace";
-      weaker = "not root: programs run as your own user (in namespaces, without capabilities)";
-    } else {
-      weaker = "not root, and this kernel does not allow unprivileged user namespaces";
-    }
-  }
-  detected = { mode, permissionFlag, processGroups: !windows, shell, setpriv, weaker };
+  if (process.platform !== "linux")
+    return { shell, setpriv, weaker: `${process.platform}: no Linux namespaces` };
+  if (shell === undefined || setpriv === undefined || unshare === undefined)
+    return { shell, setpriv, weaker: "util-linux's unshare and setpriv are missing" };
+  const mode: IsolationMode = isRoot ? "root" : "user-namespace";
+  const mounts = "mount -t tmpfs kit /dev/shm && mount -t proc proc /proc";
+  const script = isRoot
+    ? `${mounts} && exec setpriv --reuid=${IDENTITY_BASE} --regid=${IDENTITY_BASE} --clear-groups --no-new-privs -- /bin/sh -c 'exit 0'`
+    : mounts;
+  return {
+    shell,
+    setpriv,
+    attempt: {
+      mode,
+      probe: {
+        command: unshare,
+        args: [...unshareArgs(mode), shell, "-c", script],
+        timeoutMs: 5000,
+      },
+      works: isRoot
+        ? undefined
+        : "not root: programs run as your own user (in namespaces, without capabilities)",
+      fails: isRoot
+        ? "running as root, but this kernel refused new namespaces or mounts"
+        : "not root, and this kernel does not allow unprivileged user namespaces",
+    },
+  };
+}
+
+/** The features from the plan, the probe's outcome (true: exit 0) and the permission flag. */
+function featuresFrom(
+  plan: IsolationPlan,
+  probed: boolean,
+  permissionFlag: string,
+): SandboxFeatures {
+  const { attempt } = plan;
+  const mode = attempt !== undefined && probed ? attempt.mode : "none";
+  const weaker = attempt === undefined ? plan.weaker : probed ? attempt.works : attempt.fails;
+  return {
+    mode,
+    permissionFlag,
+    processGroups: process.platform !== "win32",
+    shell: plan.shell,
+    setpriv: plan.setpriv,
+    weaker,
+  };
+}
+
+/**
+ * Detects the sandbox's parts once: which isolation mode this machine allows (probing the real
+ * chain: namespaces, a tmpfs mount and, as root, switching to a run identity) and Node's
+ * permission flag (permissionModelFlag). Waits for the probes; detectSandbox runs them without
+ * blocking.
+ *
+ * @throws SetupError when Node has no permission model the grader can use
+ */
+export function sandboxFeatures(): SandboxFeatures {
+  if (detected !== undefined) return detected;
+  const permissionFlag = permissionModelFlag();
+  const plan = isolationPlan();
+  const probed = plan.attempt !== undefined && probeSync(plan.attempt.probe).status === 0;
+  detected = featuresFrom(plan, probed, permissionFlag);
+  return detected;
+}
+
+/**
+ * sandboxFeatures, with both probes running at once and beside whatever the caller does until it
+ * awaits them (a grading loads its cases meanwhile); later sandboxFeatures() calls return the same.
+ *
+ * @throws SetupError as sandboxFeatures
+ */
+export async function detectSandbox(): Promise<SandboxFeatures> {
+  if (detected !== undefined) return detected;
+  const plan = isolationPlan();
+  const [permissionFlag, probed] = await Promise.all([
+    permissionModelFlagAsync(process.execPath, process.allowedNodeEnvironmentFlags),
+    plan.attempt === undefined ? false : probeAsync(plan.attempt.probe).then((r) => r.status === 0),
+  ]);
+  detected ??= featuresFrom(plan, probed, permissionFlag);
   return detected;
 }
 
