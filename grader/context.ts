@@ -10,13 +10,13 @@ import { FileOutcomes, FirstOf, type OutcomeSource } from "./diagnose/diagnose.t
 import { SetupError } from "./errors.ts";
 import { fixtureHash } from "./cases/hash.ts";
 import { FixtureSchemas, loadCases, type Case } from "./cases/load.ts";
-import type { GradeOptions } from "./grade.ts";
+import { prepareProgram, type GradeOptions, type PreparedProgram } from "./grade.ts";
 import { BUILT_IN_CASES_DIR, isInstructorKit, kitVersion } from "./kit.ts";
 import { MEMORY_MIB, OUTPUT_CAP_BYTES } from "./limits.ts";
 import { rerunCommand, type GradeCommand, type SubmissionTarget } from "./options.ts";
 import { textLine } from "./report/escape.ts";
 import type { Reporter } from "./report/reporter.ts";
-import { nodeUnreachable, sandboxFeatures, sandboxWarnings } from "./run/sandbox.ts";
+import { detectSandbox, nodeUnreachable, sandboxFeatures, sandboxWarnings } from "./run/sandbox.ts";
 
 /**
  * The CPUs this process may use, so that cases run as many at once as there are CPUs for them:
@@ -70,6 +70,11 @@ export interface GradingContext {
   diagnosis: OutcomeSource;
   /** The options to grade one submission with these cases and these reporters. */
   gradeOptions(submission: SubmissionTarget, reporters: Reporter[]): GradeOptions;
+  /**
+   * Starts preparing a submission with this grading's limits and hidden folders, ahead of its
+   * grading (pass the promise as GradeOptions.prepared, which cleans it up).
+   */
+  prepare(submission: SubmissionTarget): Promise<PreparedProgram>;
   /** Frees what the diagnosis source built (mutant bundles). */
   dispose(): void;
 }
@@ -137,6 +142,11 @@ export function caseListing(cases: readonly Pick<Case, "id" | "points" | "requir
  *   the instructor kit
  */
 export async function prepareGrading(command: GradeCommand): Promise<GradingContext> {
+  // The sandbox's probes (two short processes) run while the schemas load.
+  const sandbox = detectSandbox();
+  sandbox.catch(() => {}); // awaited just below
+  const schemas = new FixtureSchemas();
+  await sandbox;
   for (const warning of sandboxWarnings()) process.stderr.write(`grade: warning: ${warning}\n`);
   const untrusted = command.action === "batch" || command.submission.kind === "command";
   if (untrusted && sandboxFeatures().mode === "none" && !command.allowUnisolated) {
@@ -150,20 +160,54 @@ export async function prepareGrading(command: GradeCommand): Promise<GradingCont
     const problem = nodeUnreachable(sandboxFeatures().mode);
     if (problem !== undefined) throw new SetupError(problem);
   }
-  const schemas = new FixtureSchemas();
-  const all = await loadCaseSet(command, schemas);
+  // Private cases, the other submissions of a batch and the reports: no program sees them.
+  const hidden = [
+    ...command.fixtures,
+    ...(command.batch === undefined ? [] : [command.batch.dir]),
+    ...(command.reportDir === undefined ? [] : [command.reportDir]),
+  ];
+  const limits = {
+    timeoutMs: command.timeoutMs,
+    memoryMiB: MEMORY_MIB,
+    typeCheck: command.types,
+    hidden,
+  };
+  // Grading one folder: its build (a confined bundler process) runs while the cases load, and
+  // gradeOptions hands it to that grading.
+  let early =
+    command.action === "grade" && command.submission.kind === "folder"
+      ? prepareProgram(command.submission, limits)
+      : undefined;
+  const discardEarly = () => {
+    early?.then(
+      (p) => p.cleanup(),
+      () => {},
+    );
+    early = undefined;
+  };
+  let all: Case[];
+  try {
+    all = await loadCaseSet(command, schemas);
+  } catch (error) {
+    discardEarly();
+    throw error;
+  }
   const kit = { version: kitVersion(), fixtures: fixtureHash(all) };
   const cases = selectCases(all, command.only);
 
   const file = new FileOutcomes();
   let diagnosis: OutcomeSource = file;
-  let dispose = () => {};
+  let disposeLive = () => {};
   if (isInstructorKit()) {
     const { LiveOutcomes } = await import("./instructor/mutants/live.ts");
     const live = new LiveOutcomes(schemas);
     diagnosis = new FirstOf([file, live]);
-    dispose = () => live.dispose();
+    disposeLive = () => live.dispose();
   }
+  const dispose = () => {
+    discardEarly();
+    disposeLive();
+  };
 
   return {
     schemas,
@@ -171,26 +215,25 @@ export async function prepareGrading(command: GradeCommand): Promise<GradingCont
     kit,
     diagnosis,
     dispose,
-    gradeOptions: (submission, reporters) => ({
-      submission,
-      cases,
-      schemas,
-      timeoutMs: command.timeoutMs,
-      outputCapBytes: OUTPUT_CAP_BYTES,
-      memoryMiB: MEMORY_MIB,
-      concurrency: availableCpus(),
-      deadline: command.timeBudgetMs,
-      typeCheck: command.types,
-      // Private cases, the other submissions of a batch and the reports: no program sees them.
-      hidden: [
-        ...command.fixtures,
-        ...(command.batch === undefined ? [] : [command.batch.dir]),
-        ...(command.reportDir === undefined ? [] : [command.reportDir]),
-      ],
-      kit,
-      reporters,
-      diagnosis,
-      rerunCommand: (id) => rerunCommand(command.rerunArgs, id),
-    }),
+    prepare: (submission) => prepareProgram(submission, limits),
+    gradeOptions: (submission, reporters) => {
+      // The early build is the command's own submission's, handed over once.
+      const prepared = submission === command.submission ? early : undefined;
+      if (prepared !== undefined) early = undefined;
+      return {
+        submission,
+        cases,
+        schemas,
+        ...limits,
+        outputCapBytes: OUTPUT_CAP_BYTES,
+        concurrency: availableCpus(),
+        deadline: command.timeBudgetMs,
+        kit,
+        reporters,
+        diagnosis,
+        rerunCommand: (id) => rerunCommand(command.rerunArgs, id),
+        prepared,
+      };
+    },
   };
 }

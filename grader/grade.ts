@@ -66,6 +66,12 @@ export interface GradeOptions {
    * starts after it fires, and gradeSubmission rejects with the signal's reason.
    */
   signal?: AbortSignal;
+  /**
+   * The submission already being prepared (prepareProgram with these options' limits and hidden
+   * folders), started while the cases were still loading; absent, gradeSubmission prepares it.
+   * Its cleanup runs when the grading ends, as for one prepared here.
+   */
+  prepared?: Promise<PreparedProgram> | undefined;
 }
 
 /** How a case's result is explained, besides its verdict and run (see caseResult). */
@@ -156,6 +162,16 @@ export interface Program {
   mapStderr(text: string): string;
 }
 
+/** A submission made ready to run, or why it could not be (prepareProgram). */
+export interface PreparedProgram {
+  /** Undefined when the build failed. */
+  program?: Program;
+  /** Build (and --types) errors, one line each. */
+  errors: string[];
+  /** Removes what was built. */
+  cleanup: () => void;
+}
+
 /** Limits and visibility for preparing a program (GradeOptions' fields of the same names). */
 export type PrepareLimits = Pick<GradeOptions, "memoryMiB" | "timeoutMs"> & {
   typeCheck?: boolean | undefined;
@@ -174,7 +190,7 @@ export async function prepareProgram(
   target: SubmissionTarget,
   limits: PrepareLimits,
   bundler: typeof buildSubmission = buildSubmission,
-): Promise<{ program?: Program; errors: string[]; cleanup: () => void }> {
+): Promise<PreparedProgram> {
   const hidden = [...kitHiddenFolders(), ...(limits.hidden ?? [])];
   if (target.kind === "command") {
     return {
@@ -340,7 +356,7 @@ export async function gradeSubmission(options: GradeOptions): Promise<GradeResul
 
   const results: (CaseResult | undefined)[] = new Array<CaseResult | undefined>(cases.length);
   let reported = 0;
-  const prepared = await prepareProgram(options.submission, options);
+  const prepared = await (options.prepared ?? prepareProgram(options.submission, options));
   const skip = new SkipRule(options.timeoutMs);
   const skipped = (c: Case, why: string) =>
     caseResult(

@@ -17,8 +17,8 @@ import { isAbsolute, join, relative } from "node:path";
 import pLimit from "p-limit";
 import type { GradingContext } from "../context.ts";
 import { SetupError } from "../errors.ts";
-import { gradeSubmission } from "../grade.ts";
-import { rerunCommand, userCwd, type GradeCommand } from "../options.ts";
+import { gradeSubmission, type PreparedProgram } from "../grade.ts";
+import { rerunCommand, userCwd, type GradeCommand, type SubmissionTarget } from "../options.ts";
 import { resultsJson } from "../report/json.ts";
 import { everyRequiredPassed } from "../results.ts";
 import type { CaseInfo, SubmissionResults } from "./gradebook.ts";
@@ -87,12 +87,18 @@ function scoreText(r: SubmissionResults): string {
     : `${r.score}/${r.maxScore}`;
 }
 
+/** A batch folder as the submission to grade. */
+function folderTarget(entry: BatchEntry): SubmissionTarget {
+  return { kind: "folder", path: entry.path, name: entry.name };
+}
+
 /** Grades one folder of the batch; never rejects. */
 async function gradeEntry(
   entry: BatchEntry,
   command: GradeCommand,
   context: GradingContext,
   onCase: () => void,
+  prepared: Promise<PreparedProgram> | undefined,
 ): Promise<{ results: SubmissionResults; note: string }> {
   if (entry.problem !== null) {
     for (let i = 0; i < context.cases.length; i++) onCase();
@@ -104,10 +110,9 @@ async function gradeEntry(
   }
   const where = relative(userCwd(), entry.path) || ".";
   const options = {
-    ...context.gradeOptions({ kind: "folder", path: entry.path, name: entry.name }, [
-      { onCaseResult: onCase },
-    ]),
+    ...context.gradeOptions(folderTarget(entry), [{ onCaseResult: onCase }]),
     rerunCommand: (id: string) => rerunCommand([where, ...command.rerunArgs], id),
+    prepared,
   };
   try {
     const graded = await gradeSubmission(options);
@@ -165,9 +170,23 @@ export async function runBatch(command: GradeCommand, context: GradingContext): 
   const progress = batchProgress(process.stdout, mine.length, mine.length * context.cases.length);
   const results: SubmissionResults[] = [];
   // Submissions start in order, SUBMISSIONS_AT_ONCE at a time; results are kept as they finish.
-  const gradeOne = async (entry: BatchEntry): Promise<void> => {
+  // Each submission's build starts while the one before it runs its cases: the bundler's start
+  // and waits fill the gaps between cases instead of leaving the cores idle between submissions.
+  const builds = new Map<number, Promise<PreparedProgram>>();
+  const buildAhead = (index: number) => {
+    const entry = mine[index];
+    if (entry === undefined || entry.problem !== null || builds.has(index)) return;
+    const build = context.prepare(folderTarget(entry));
+    build.catch(() => {}); // gradeSubmission awaits it and reports what it throws
+    builds.set(index, build);
+  };
+  const gradeOne = async (entry: BatchEntry, index: number): Promise<void> => {
     progress.started(entry.name);
-    const done = await gradeEntry(entry, command, context, () => progress.caseDone());
+    buildAhead(index);
+    const prepared = builds.get(index);
+    builds.delete(index);
+    buildAhead(index + SUBMISSIONS_AT_ONCE);
+    const done = await gradeEntry(entry, command, context, () => progress.caseDone(), prepared);
     writeSubmissionResults(reportDir, done.results);
     results.push(done.results);
     progress.finished(entry.name, done.note);
