@@ -87,8 +87,23 @@ export function expectedOutput(mode: Mode, hasRacks: boolean, output: unknown): 
   return checked;
 }
 
-/** A stable string for an outcome: equal keys mean the same observable behaviour on a case. */
+/** Keys already worked out: a case's outcome is keyed by the verdict and again by the diagnosis. */
+const keys = new WeakMap<Outcome, string>();
+
+/**
+ * A stable string for an outcome: equal keys mean the same observable behaviour on a case.
+ * Outcomes are never changed once made, so each object's key is worked out once.
+ */
 export function outcomeKey(outcome: Outcome): string {
+  let key = keys.get(outcome);
+  if (key === undefined) {
+    key = keyOf(outcome);
+    keys.set(outcome, key);
+  }
+  return key;
+}
+
+function keyOf(outcome: Outcome): string {
   switch (outcome.kind) {
     case "output":
       return `output:${JSON.stringify(

@@ -125,6 +125,19 @@ function outputProblems(c: Case, output: unknown, schema: ValidateFunction): str
   return problems;
 }
 
+/** Each case's expected outcome, made once per case (its key is then worked out once). */
+const expectedOutcomes = new WeakMap<Case, Outcome>();
+
+/** The key of case `c`'s expected answer (`output`: its expected.json output). */
+function expectedKey(c: Case, output: AssignmentOutput | DecodeOutput): string {
+  let expected = expectedOutcomes.get(c);
+  if (expected === undefined) {
+    expected = { kind: "output", mode: c.mode, output };
+    expectedOutcomes.set(c, expected);
+  }
+  return outcomeKey(expected);
+}
+
 /**
  * Judges one run of one case.
  *
@@ -274,8 +287,7 @@ export function judge(
         actual,
       };
     }
-    const expectedKey = outcomeKey({ kind: "output", mode: c.mode, output: c.expected.output });
-    if (outcomeKey(outcome) === expectedKey)
+    if (outcomeKey(outcome) === expectedKey(c, c.expected.output))
       return { ...verdict("pass", null, "", outcome), actual };
     return {
       ...verdict("fail", "wrong-output", "the answer differs from Kafka's", outcome),
