@@ -63,6 +63,16 @@ export function availableCpus(
   return cpus;
 }
 
+/**
+ * How many cases of a submission run at once: one more than the CPUs (availableCpus). Each case's
+ * process chain spends part of its start waiting rather than computing (exec, namespace set-up,
+ * the kernel tearing the last one down), and one more case in flight keeps the CPUs busy through
+ * those waits. Limits are CPU time, so no verdict depends on how many run beside each other.
+ */
+export function caseConcurrency(): number {
+  return availableCpus() + 1;
+}
+
 export interface GradingContext {
   schemas: FixtureSchemas;
   cases: Case[];
@@ -226,7 +236,7 @@ export async function prepareGrading(command: GradeCommand): Promise<GradingCont
         schemas,
         ...limits,
         outputCapBytes: OUTPUT_CAP_BYTES,
-        concurrency: availableCpus(),
+        concurrency: caseConcurrency(),
         deadline: command.timeBudgetMs,
         kit,
         reporters,
