@@ -1,7 +1,7 @@
 /**
  * `npm run grade -- --batch DIR --report-dir OUT [--shard I/N]`: grades every subfolder of DIR
  * (or shard I's share of them, see shard.ts) as a submission, one after another with its cases in
- * parallel up to the cores, and writes OUT/gradebook.csv, OUT/report.html, OUT/results/ and
+ * parallel (context.ts caseConcurrency), and writes OUT/gradebook.csv, OUT/report.html, OUT/results/ and
  * OUT/shard.json (see output.ts).
  *
  * Each submission (DIR/NAME, or the one folder inside it that holds src/main.ts; shard.ts) is
@@ -28,8 +28,8 @@ import { batchProgress, shownPath } from "./progress.ts";
 import { listBatch, listingNotes, shareOf, type BatchEntry } from "./shard.ts";
 
 /**
- * Submissions graded at once; each runs its cases as `npm run grade` does, as many at a time as
- * there are cores. Measured on 2 cores against "one submission per core, one case at a time":
+ * Submissions graded at once; each runs its cases as `npm run grade` does (one more at a time than
+ * there are cores; this comparison was measured with as many as the cores). Measured on 2 cores against "one submission per core, one case at a time":
  * the same time for a class of ordinary submissions (13.4 s for 12 x 43 cases either way), and
  * faster when one submission is slow on every case (a memory hog, 30-44 s against 46-60 s for 11
  * submissions), since no submission's cases then run one by one at the end of the batch.
