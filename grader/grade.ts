@@ -5,7 +5,7 @@
  */
 import { chmodSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { basename, join } from "node:path";
-import pLimit from "p-limit";
+import pLimit, { type LimitFunction } from "p-limit";
 import { judge, type Reason, type Verdict } from "./verdict/verdict.ts";
 import { isPrivateCase, type Case, type FixtureSchemas } from "./cases/load.ts";
 import { buildSubmission } from "./run/build.ts";
@@ -42,6 +42,12 @@ export interface GradeOptions {
   memoryMiB: number;
   /** Cases run at once. */
   concurrency: number;
+  /**
+   * Case slots shared with other gradings (a batch: the next submission's cases start in the
+   * slots this one's last cases leave free); absent, this grading has `concurrency` of its own.
+   * First come, first served, so a submission's cases all start before the next one's.
+   */
+  slots?: LimitFunction | undefined;
   /**
    * When the grading must end (--time-budget), as a performance.now() time in milliseconds: a
    * case not started with MIN_CASE_MS left before it is skipped, and a running case is stopped at
@@ -462,8 +468,9 @@ export async function gradeSubmission(options: GradeOptions): Promise<GradeResul
         results[index] = result(mistakes);
         publish();
       };
-      // Cases start in case order, `concurrency` at a time (p-limit keeps the queue).
-      await pLimit(Math.max(1, options.concurrency)).map(cases, gradeCase);
+      // Cases start in case order, `concurrency` at a time (p-limit keeps the queue) or in the
+      // shared slots.
+      await (options.slots ?? pLimit(Math.max(1, options.concurrency))).map(cases, gradeCase);
       allRun = true;
       // Cases that did not run (aborted) have nothing to say.
       const graded = named.flatMap((n, i) => (n === undefined ? [] : [[i, n] as const]));

@@ -15,9 +15,9 @@
  */
 import { isAbsolute, join, relative } from "node:path";
 import pLimit from "p-limit";
-import type { GradingContext } from "../context.ts";
+import { caseConcurrency, type GradingContext } from "../context.ts";
 import { SetupError } from "../errors.ts";
-import { gradeSubmission, type PreparedProgram } from "../grade.ts";
+import { gradeSubmission, type GradeOptions, type PreparedProgram } from "../grade.ts";
 import { rerunCommand, userCwd, type GradeCommand, type SubmissionTarget } from "../options.ts";
 import { resultsJson } from "../report/json.ts";
 import { everyRequiredPassed } from "../results.ts";
@@ -28,13 +28,16 @@ import { batchProgress, shownPath } from "./progress.ts";
 import { listBatch, listingNotes, shareOf, type BatchEntry } from "./shard.ts";
 
 /**
- * Submissions graded at once; each runs its cases as `npm run grade` does (one more at a time than
- * there are cores; this comparison was measured with as many as the cores). Measured on 2 cores against "one submission per core, one case at a time":
- * the same time for a class of ordinary submissions (13.4 s for 12 x 43 cases either way), and
- * faster when one submission is slow on every case (a memory hog, 30-44 s against 46-60 s for 11
- * submissions), since no submission's cases then run one by one at the end of the batch.
+ * Submissions graded at once. Their cases share one set of slots (context.ts caseConcurrency, one
+ * grading's worth), so the second one only fills the slots the first's last cases leave free: a
+ * class takes what one submission at a time takes, without the idle tail of each submission.
+ * (Measured on 2 cores, when each submission had the cores to itself, against "one submission per
+ * core, one case at a time": the same time for a class of ordinary submissions, 13.4 s for 12 x
+ * 43 cases either way, and faster when one submission is slow on every case, a memory hog, 30-44
+ * s against 46-60 s for 11 submissions, since no submission's cases then run one by one at the
+ * end of the batch.)
  */
-export const SUBMISSIONS_AT_ONCE = 1;
+export const SUBMISSIONS_AT_ONCE = 2;
 
 /** The case list every submission of the batch is graded on (the manifest's `cases`). */
 export function caseInfos(context: GradingContext): CaseInfo[] {
@@ -98,7 +101,7 @@ async function gradeEntry(
   command: GradeCommand,
   context: GradingContext,
   onCase: () => void,
-  prepared: Promise<PreparedProgram> | undefined,
+  ahead: Pick<GradeOptions, "prepared" | "slots">,
 ): Promise<{ results: SubmissionResults; note: string }> {
   if (entry.problem !== null) {
     for (let i = 0; i < context.cases.length; i++) onCase();
@@ -112,7 +115,7 @@ async function gradeEntry(
   const options = {
     ...context.gradeOptions(folderTarget(entry), [{ onCaseResult: onCase }]),
     rerunCommand: (id: string) => rerunCommand([where, ...command.rerunArgs], id),
-    prepared,
+    ...ahead,
   };
   try {
     const graded = await gradeSubmission(options);
@@ -169,7 +172,10 @@ export async function runBatch(command: GradeCommand, context: GradingContext): 
 
   const progress = batchProgress(process.stdout, mine.length, mine.length * context.cases.length);
   const results: SubmissionResults[] = [];
-  // Submissions start in order, SUBMISSIONS_AT_ONCE at a time; results are kept as they finish.
+  // Two submissions are graded at once but share one set of case slots (as many as one grading
+  // has): the second's cases start only in the slots the first's last cases leave free, so the
+  // CPUs stay busy through each submission's tail, its results and the next build.
+  const slots = pLimit(caseConcurrency());
   // Each submission's build starts while the one before it runs its cases: the bundler's start
   // and waits fill the gaps between cases instead of leaving the cores idle between submissions.
   const builds = new Map<number, Promise<PreparedProgram>>();
@@ -180,16 +186,26 @@ export async function runBatch(command: GradeCommand, context: GradingContext): 
     build.catch(() => {}); // gradeSubmission awaits it and reports what it throws
     builds.set(index, build);
   };
+  // Finished submissions are announced in folder order, whichever of two ends first.
+  const finished = new Map<number, { entry: BatchEntry; note: string }>();
+  let announced = 0;
   const gradeOne = async (entry: BatchEntry, index: number): Promise<void> => {
     progress.started(entry.name);
     buildAhead(index);
     const prepared = builds.get(index);
     builds.delete(index);
-    buildAhead(index + SUBMISSIONS_AT_ONCE);
-    const done = await gradeEntry(entry, command, context, () => progress.caseDone(), prepared);
+    buildAhead(index + 1);
+    const done = await gradeEntry(entry, command, context, () => progress.caseDone(), {
+      prepared,
+      slots,
+    });
     writeSubmissionResults(reportDir, done.results);
     results.push(done.results);
-    progress.finished(entry.name, done.note);
+    finished.set(index, { entry, note: done.note });
+    for (let next = finished.get(announced); next !== undefined; next = finished.get(announced)) {
+      progress.finished(next.entry.name, next.note);
+      finished.delete(announced++);
+    }
   };
   try {
     await pLimit(SUBMISSIONS_AT_ONCE).map(mine, gradeOne);
