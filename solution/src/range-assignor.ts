@@ -223,17 +223,17 @@ function assignWithRackMatching(
   if (!states.some((state) => state.needsRackAwareAssignment)) return matched;
 
   // Same members (in Kafka's order, so the same list) and the same partition count. The key
-  // numbers the members rather than repeating their ids: as long as the list, but short.
-  const memberNumber = new Map<string, number>();
-  const numberOf = (memberId: string): number => {
-    let n = memberNumber.get(memberId);
-    if (n === undefined) memberNumber.set(memberId, (n = memberNumber.size));
+  // numbers the members rather than repeating their ids: as long as the list, but short. A member
+  // is one object in every list it is in (consumersPerTopic), and an object is a cheaper key.
+  const memberNumber = new Map<MemberInfo, number>();
+  const numberOf = (member: MemberInfo): number => {
+    let n = memberNumber.get(member);
+    if (n === undefined) memberNumber.set(member, (n = memberNumber.size));
     return n;
   };
   const groups = new Map<string, TopicAssignmentState[]>();
   for (const state of states) {
-    const numbers = state.consumers.map((c) => numberOf(c.memberId));
-    const key = `${state.numPartitions}:${JSON.stringify(numbers)}`;
+    const key = `${state.numPartitions}:${JSON.stringify(state.consumers.map(numberOf))}`;
     const group = groups.get(key);
     if (group === undefined) groups.set(key, [state]);
     else group.push(state);
