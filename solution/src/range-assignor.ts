@@ -84,11 +84,16 @@ export function assignRange(
       state.writeTo(assignment);
       continue;
     }
-    consumersForTopic.sort(compareMembers);
-    consumersForTopic.forEach((member, i) => {
-      const partitions = rangeForConsumer(i, consumersForTopic.length, numPartitionsForTopic);
-      if (partitions.length > 0) assignment.get(member.memberId)?.set(topic, partitions);
-    });
+    // Kafka sorts the topic's members here (Collections.sort); consumersPerTopic built the list in
+    // that order already, and sorting it again costs a comparison per member per topic.
+    const numConsumers = consumersForTopic.length;
+    for (let i = 0; i < numConsumers; i++) {
+      const partitions = rangeForConsumer(i, numConsumers, numPartitionsForTopic);
+      const member = consumersForTopic[i];
+      if (partitions.length > 0 && member !== undefined) {
+        assignment.get(member.memberId)?.set(topic, partitions);
+      }
+    }
   }
   return assignment;
 }
@@ -101,9 +106,9 @@ interface MemberInfo {
 
 /**
  * Topic to the members subscribed to it, each member once (AbstractPartitionAssignor's
- * consumersPerTopic; Kafka counts a member that listed a topic twice once). assignRange sorts
- * each list, as Kafka does; the members are visited here in that order already, so each list is
- * built sorted and its sort is one pass (one sort of all members instead of one per topic).
+ * consumersPerTopic; Kafka counts a member that listed a topic twice once). Kafka sorts each
+ * topic's list by compareMembers; here the members are sorted once and visited in that order, so
+ * every list comes out sorted (one sort of all members instead of one per topic).
  */
 function consumersPerTopic(
   subscriptions: ReadonlyMap<string, MemberSubscription>,
@@ -119,7 +124,7 @@ function consumersPerTopic(
       const consumers = topicToConsumers.get(topic);
       if (consumers === undefined) topicToConsumers.set(topic, [member]);
       // A topic this member listed before: the member is still last in the topic's list.
-      else if (consumers.at(-1) !== member) consumers.push(member);
+      else if (consumers[consumers.length - 1] !== member) consumers.push(member);
     }
   }
   return topicToConsumers;
@@ -218,17 +223,17 @@ function assignWithRackMatching(
   if (!states.some((state) => state.needsRackAwareAssignment)) return matched;
 
   // Same members (in Kafka's order, so the same list) and the same partition count. The key
-  // numbers the members rather than repeating their ids: as long as the list, but short.
-  const memberNumber = new Map<string, number>();
-  const numberOf = (memberId: string): number => {
-    let n = memberNumber.get(memberId);
-    if (n === undefined) memberNumber.set(memberId, (n = memberNumber.size));
+  // numbers the members rather than repeating their ids: as long as the list, but short. A member
+  // is one object in every list it is in (consumersPerTopic), and an object is a cheaper key.
+  const memberNumber = new Map<MemberInfo, number>();
+  const numberOf = (member: MemberInfo): number => {
+    let n = memberNumber.get(member);
+    if (n === undefined) memberNumber.set(member, (n = memberNumber.size));
     return n;
   };
   const groups = new Map<string, TopicAssignmentState[]>();
   for (const state of states) {
-    const numbers = state.consumers.map((c) => numberOf(c.memberId));
-    const key = `${state.numPartitions}:${JSON.stringify(numbers)}`;
+    const key = `${state.numPartitions}:${JSON.stringify(state.consumers.map(numberOf))}`;
     const group = groups.get(key);
     if (group === undefined) groups.set(key, [state]);
     else group.push(state);
@@ -321,7 +326,9 @@ class TopicAssignmentState {
     racks: ReadonlyMap<string, string>,
     replicaRacks: readonly (readonly (string | null)[])[] | undefined,
   ) {
-    this.consumers = [...members].sort(compareMembers);
+    // Kafka sorts the members here (Collections.sort); they come in that order already
+    // (consumersPerTopic), and sorting each topic's list again costs a comparison per member.
+    this.consumers = members;
     this.consumerRacks = this.consumers.map((c) => racks.get(c.memberId) ?? null);
     const m = this.consumers.length;
     this.numAssignedByConsumer = new Array<number>(m).fill(0);
@@ -400,7 +407,10 @@ class TopicAssignmentState {
 
   /** The last pass (assignRanges, every partition allowed): members in order, up to their share. */
   assignLeftovers(): void {
-    this.consumers.forEach((_, c) => this.takeLowest(c));
+    // Like Kafka's assignRanges, it stops once no partition is left.
+    for (let c = 0; c < this.consumers.length && this.nextUnassigned < this.numPartitions; c++) {
+      this.takeLowest(c);
+    }
   }
 
   /** Member c takes the lowest unassigned partitions, up to its share. */
@@ -416,14 +426,18 @@ class TopicAssignmentState {
 
   /** Adds this topic's partitions to `assignment`, ascending per member. */
   writeTo(assignment: Assignment): void {
-    const owned = this.consumers.map((): number[] => []);
+    // Member index to its partitions: only the members that got some (often few of them).
+    const owned = new Map<number, number[]>();
     this.owner.forEach((c, p) => {
-      if (c !== -1) owned[c]?.push(p);
+      if (c === -1) return;
+      const partitions = owned.get(c);
+      if (partitions === undefined) owned.set(c, [p]);
+      else partitions.push(p);
     });
-    this.consumers.forEach((member, c) => {
-      const partitions = owned[c] ?? [];
-      if (partitions.length > 0) assignment.get(member.memberId)?.set(this.topic, partitions);
-    });
+    for (const [c, partitions] of owned) {
+      const member = this.consumers[c];
+      if (member !== undefined) assignment.get(member.memberId)?.set(this.topic, partitions);
+    }
   }
 }
 
