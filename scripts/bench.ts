@@ -109,6 +109,8 @@ const schemas = new FixtureSchemas();
 const builtInCases = loadCases(BUILT_IN_CASES_DIR, [], schemas);
 /** One sandboxed start, ms (median); undefined until measured. */
 let sandboxedStartMs: number | undefined;
+/** The same with `-e 0` in place of the program file, ms (median). */
+let evalZeroStartMs: number | undefined;
 if (measures("grading") || measures("batch")) {
   process.stderr.write("the floor: one case's sandboxed process running an empty program\n");
   const STARTS = values.quick ? 5 : 15;
@@ -136,28 +138,49 @@ if (measures("grading") || measures("batch")) {
     hidden: kitHiddenFolders(),
     mapStderr: (t) => t,
   };
+  // The same chain with Node running `-e 0` instead of the file: Node's ES module loader, which
+  // every program file goes through, left out too (the issue's own wording of the floor).
+  const evalZero: Program = {
+    ...program,
+    run: (c, uid) => {
+      // An assign case: the program file is the last argument (a decode case adds --decode).
+      const run = program.run(c, uid);
+      return { ...run, args: [...run.args.slice(0, -1), "-e", "0"] };
+    },
+  };
   const firstCase = builtInCases[0];
   if (firstCase === undefined) throw new Error("no built-in cases");
-  const sandboxed: number[] = [];
-  for (let i = 0; i < STARTS + 1; i++) {
-    const started = performance.now();
-    const run = await runCase(program, firstCase, {
-      timeoutMs: limits.timeoutMs,
-      outputCapBytes: OUTPUT_CAP_BYTES,
-    });
-    sandboxed.push(performance.now() - started);
-    if (run.exitCode !== 0 || run.sandboxError !== null || run.spawnError !== null)
-      throw new Error(
-        `the empty program did not exit 0 in the sandbox: ${run.sandboxError ?? run.spawnError ?? run.stderr}`,
-      );
-  }
+  /** runCase on `p`, STARTS times after one warm-up: the median, ms. */
+  const startsOf = async (p: Program) => {
+    const times: number[] = [];
+    for (let i = 0; i < STARTS + 1; i++) {
+      const started = performance.now();
+      const run = await runCase(p, firstCase, {
+        timeoutMs: limits.timeoutMs,
+        outputCapBytes: OUTPUT_CAP_BYTES,
+      });
+      times.push(performance.now() - started);
+      if (run.exitCode !== 0 || run.sandboxError !== null || run.spawnError !== null)
+        throw new Error(
+          `the empty program did not exit 0 in the sandbox: ${run.sandboxError ?? run.spawnError ?? run.stderr}`,
+        );
+    }
+    return median(times.slice(1));
+  };
+  sandboxedStartMs = await startsOf(program);
+  evalZeroStartMs = await startsOf(evalZero);
   rmSync(floorDir, { recursive: true, force: true });
-  sandboxedStartMs = median(sandboxed.slice(1));
   add({
     name: `floor: one sandboxed start (mode ${sandboxFeatures().mode})`,
     value: sandboxedStartMs,
     unit: "ms",
-    clock: `grade.ts runCase on an empty program, start to end, median of ${STARTS} after one warm-up`,
+    clock: `grade.ts runCase on an empty program file, start to end, median of ${STARTS} after one warm-up`,
+  });
+  add({
+    name: "floor: the same chain running `-e 0`",
+    value: evalZeroStartMs,
+    unit: "ms",
+    clock: "the chain above with `node ... -e 0` for the file (no ES module loader), median",
   });
 }
 /** The floor for grading one submission over `cases` cases, ms. */
@@ -206,6 +229,12 @@ if (measures("grading")) {
     unit: "x",
     clock: "the grading above / its floor",
     target: "<= 1.3x",
+  });
+  add({
+    name: "grade solution / floor of `-e 0` starts",
+    value: gradeMs / ((cases.length * (evalZeroStartMs ?? NaN)) / CORES),
+    unit: "x",
+    clock: "the same against cases x one `-e 0` start / cores",
   });
   // Every case's wall time (runProcess's durationMs: spawn to close), from the last grading.
   const caseMs = [
@@ -324,6 +353,12 @@ if (measures("batch")) {
       unit: "x",
       clock: "the batch above / its floor",
       target: "<= 1.3x",
+    });
+    add({
+      name: "batch / 50 floors of `-e 0` starts",
+      value: batch.ms / ((50 * builtInCases.length * (evalZeroStartMs ?? NaN)) / CORES),
+      unit: "x",
+      clock: "the same against 50 x cases x one `-e 0` start / cores",
     });
     add({
       name: "batch throughput",
