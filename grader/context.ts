@@ -195,24 +195,25 @@ export async function prepareGrading(command: GradeCommand): Promise<GradingCont
     );
     early = undefined;
   };
-  let all: Case[];
-  try {
-    all = await loadCaseSet(command, schemas);
-  } catch (error) {
-    discardEarly();
-    throw error;
-  }
-  const kit = { version: kitVersion(), fixtures: fixtureHash(all) };
-  const cases = selectCases(all, command.only);
-
+  let cases: Case[];
+  let kit: GradingContext["kit"];
   const file = new FileOutcomes();
   let diagnosis: OutcomeSource = file;
   let disposeLive = () => {};
-  if (isInstructorKit()) {
-    const { LiveOutcomes } = await import("./instructor/mutants/live.ts");
-    const live = new LiveOutcomes(schemas);
-    diagnosis = new FirstOf([file, live]);
-    disposeLive = () => live.dispose();
+  try {
+    const all = await loadCaseSet(command, schemas);
+    kit = { version: kitVersion(), fixtures: fixtureHash(all) };
+    cases = selectCases(all, command.only);
+    if (isInstructorKit()) {
+      const { LiveOutcomes } = await import("./instructor/mutants/live.ts");
+      const live = new LiveOutcomes(schemas);
+      diagnosis = new FirstOf([file, live]);
+      disposeLive = () => live.dispose();
+    }
+  } catch (error) {
+    // Not graded after all (invalid fixtures, an unknown --only id): the early build goes.
+    discardEarly();
+    throw error;
   }
   const dispose = () => {
     discardEarly();
