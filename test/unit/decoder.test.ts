@@ -130,6 +130,18 @@ describe("decodeSubscription by hand", () => {
     expect(v7).toMatchObject({ version: 7, topics: ["a"], generationId: 5, rackId: null });
   });
 
+  it("tells apart names whose bytes hash alike (the decoder keeps ASCII names it has seen)", () => {
+    // "Aa" (41 61) and "BB" (42 42): 2 x 31 + 0x41 = 127, 127 x 31 + 0x61 = 4034, and
+    // 2 x 31 + 0x42 = 128, 128 x 31 + 0x42 = 4034, the same hash for the same length.
+    expect(
+      decodeSubscription(fromHex("0000 00000003 0002 4161 0002 4242 0002 4161 ffffffff")).topics,
+    ).toEqual(["Aa", "BB", "Aa"]);
+    // An ASCII name seen before, then a non-ASCII name of the same length: each as its bytes say.
+    expect(
+      decodeSubscription(fromHex("0000 00000002 0002 4242 0002 c3a9 ffffffff")).topics,
+    ).toEqual(["BB", "é"]);
+  });
+
   it("returns user data that does not alias the input", () => {
     const bytes = fromHex("0000 00000000 00000001 07");
     const decoded = decodeSubscription(bytes);
