@@ -206,7 +206,8 @@ export async function prepareGrading(command: GradeCommand): Promise<GradingCont
     cases = selectCases(all, command.only);
     if (isInstructorKit()) {
       const { LiveOutcomes } = await import("./instructor/mutants/live.ts");
-      const live = new LiveOutcomes(schemas);
+      // Outcomes kept between runs: regrading with the same private or random cases runs no mutant.
+      const live = new LiveOutcomes(schemas, undefined, { keep: true });
       diagnosis = new FirstOf([file, live]);
       disposeLive = () => live.dispose();
     }

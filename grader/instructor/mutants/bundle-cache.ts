@@ -31,7 +31,7 @@ import { buildSubmission, type BuildOptions, type BuildResult } from "../../run/
 import { byCodeUnits } from "../../verdict/order.ts";
 
 /** The kit's cache folder (launch.mjs keeps the compiled grader there too). */
-const CACHE_ROOT = join(KIT_ROOT, ".grader");
+export const CACHE_ROOT = join(KIT_ROOT, ".grader");
 
 /** What every mutant's bundle depends on besides its own src/, relative to the kit. */
 const SHARED_INPUTS = [
@@ -48,7 +48,7 @@ interface Entry {
 }
 
 /** Hashes the files `patterns` match under `cwd` (paths and bytes, in code-unit order of path). */
-function hashFiles(cwd: string, patterns: string[], seed: string): string {
+export function hashFiles(cwd: string, patterns: string[], seed: string): string {
   const files = globSync(patterns, { cwd, dot: true, onlyFiles: true }).sort(byCodeUnits);
   const hash = createHash("sha256").update(seed);
   for (const file of files) {

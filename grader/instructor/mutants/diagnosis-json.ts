@@ -14,25 +14,14 @@ import { caseHash } from "../../cases/hash.ts";
 import type { DiagnosisJson, MemberBytes } from "../../diagnose/data.ts";
 import { memberLayouts, type LiveOutcomes } from "./live.ts";
 import { MUTANTS } from "./mutants.ts";
+import { OUTCOME_SOURCES } from "./outcome-cache.ts";
 
 /**
  * The files the mutants' outcomes depend on, relative to the kit: the reference and the
  * replacements made of it, how a program is built, run and judged, the cases, and the packages
  * (esbuild). The catalogue, the reports and the explanations are not among them.
  */
-export const DIAGNOSIS_INPUTS = [
-  "solution/src/**",
-  "grader/instructor/mutants/**/*.ts",
-  "grader/run/**",
-  "grader/verdict/**",
-  "grader/grade.ts",
-  "grader/limits.ts",
-  "grader/launch.mjs",
-  "grader/cases/*.ts",
-  "grader/diagnose/data.ts",
-  "fixtures/cases/*/*.json",
-  "package-lock.json",
-];
+export const DIAGNOSIS_INPUTS = [...OUTCOME_SOURCES, "fixtures/cases/*/*.json"];
 
 /**
  * A hash of every file DIAGNOSIS_INPUTS lists (paths and bytes, in code-unit order of path):

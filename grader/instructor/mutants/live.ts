@@ -18,6 +18,7 @@ import { prepareProgram, runCase, type Program } from "../../grade.ts";
 import { MUTANTS, writeMutant } from "./mutants.ts";
 import { fieldSpans } from "./field-spans.ts";
 import { MutantBundles } from "./bundle-cache.ts";
+import { OutcomeCache } from "./outcome-cache.ts";
 
 /**
  * The limits every mutant runs under: the grader's memory and output caps, and a per-case time
@@ -38,11 +39,21 @@ export class LiveOutcomes implements OutcomeSource {
   private readonly cleanup: (() => void)[] = [];
   private readonly cache = new Map<string, Promise<Map<string, Outcome>>>();
 
-  /** @param ids the mutants that run, by name (default: every mutant, in the catalogue's order) */
+  /** Outcomes kept between runs (grading only: recording and checking diagnosis.json run all). */
+  private readonly kept: OutcomeCache | undefined;
+
+  /**
+   * @param ids the mutants that run, by name (default: every mutant, in the catalogue's order)
+   * @param options `keep`: read and keep outcomes in the kit's cache (outcome-cache.ts) instead of
+   *   running the mutants on a case whose outcomes are kept for the present sources
+   */
   constructor(
     private readonly schemas: FixtureSchemas,
     private readonly ids: readonly string[] = [...MUTANTS.keys()],
-  ) {}
+    options: { keep?: boolean } = {},
+  ) {
+    this.kept = options.keep === true ? new OutcomeCache() : undefined;
+  }
 
   /** Mutant name to its program, built on first use. */
   private build(): Promise<Map<string, Program>> {
@@ -82,6 +93,8 @@ export class LiveOutcomes implements OutcomeSource {
     let outcomes = this.cache.get(c.id);
     if (outcomes === undefined) {
       outcomes = (async () => {
+        const kept = this.kept?.read(c, this.ids, MUTANT_LIMITS);
+        if (kept !== undefined) return kept;
         const programs = await this.build();
         // `--decode` never calls assignRange, so on a decode case every mutant that changes only
         // range-assignor.ts runs the reference's decoder alone: one of them runs for them all.
@@ -105,7 +118,9 @@ export class LiveOutcomes implements OutcomeSource {
             return [id, await outcomeOf(runner)];
           }),
         );
-        return new Map(runs);
+        const ran = new Map(runs);
+        this.kept?.keep(c, this.ids, MUTANT_LIMITS, ran);
+        return ran;
       })();
       this.cache.set(c.id, outcomes);
     }
