@@ -52,8 +52,8 @@ export class OutcomeCache {
     return this.folder;
   }
 
-  /** The file of case `c` run by mutants `ids` under `limits`. */
-  private file(c: Case, ids: readonly string[], limits: object): string {
+  /** The file that keeps the outcomes of case `c` run by mutants `ids` under `limits`. */
+  file(c: Case, ids: readonly string[], limits: object): string {
     const key = createHash("sha256")
       .update(JSON.stringify([c.mode, c.inputText, c.expected, ids, limits]))
       .digest("hex")
