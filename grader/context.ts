@@ -16,7 +16,14 @@ import { MEMORY_MIB, OUTPUT_CAP_BYTES } from "./limits.ts";
 import { rerunCommand, type GradeCommand, type SubmissionTarget } from "./options.ts";
 import { textLine } from "./report/escape.ts";
 import type { Reporter } from "./report/reporter.ts";
-import { detectSandbox, nodeUnreachable, sandboxFeatures, sandboxWarnings } from "./run/sandbox.ts";
+import {
+  commandFolderClosed,
+  detectSandbox,
+  nodeUnreachable,
+  sandboxFeatures,
+  sandboxWarnings,
+} from "./run/sandbox.ts";
+import { printable } from "./printable.ts";
 
 /**
  * The CPUs this process may use, so that cases run as many at once as there are CPUs for them:
@@ -163,6 +170,11 @@ export async function prepareGrading(command: GradeCommand): Promise<GradingCont
     throw new SetupError(
       `${command.action === "batch" ? "--batch" : "--cmd"} runs other people's code, and this machine gives the grader no namespaces to isolate it (${sandboxFeatures().weaker ?? "no isolation"}). Run the grader as root (sudo npm run grade -- ...), or pass --allow-unisolated to accept that programs run as your user, can write where you can and signal your processes (docs/sandbox.md).`,
     );
+  }
+  // A --cmd program runs in the folder it was typed in, as a run identity that must be let in.
+  if (command.submission.kind === "command") {
+    const closed = commandFolderClosed(sandboxFeatures().mode, command.submission.cwd);
+    if (closed !== undefined) process.stderr.write(`grade: warning: ${printable(closed)}\n`);
   }
   // The sandbox starts the grader's own Node for every TypeScript program and build (not for a
   // --cmd program): refuse at once, saying why, rather than fail every case.

@@ -433,14 +433,38 @@ export function nodeUnreachable(
   }
   if (mode !== "root") return undefined;
   // The file must be executable by others, and every folder above it searchable by others.
+  const closed = closedToOthers(real);
+  if (closed.length === 0) return undefined;
+  return `Node.js is at ${real}, which the sandbox's run identities cannot execute (no execute permission for others on ${closed.join(", ")}): ${fix}`;
+}
+
+/** `real` and each folder above it that others cannot execute or search (no `o+x` bit). */
+function closedToOthers(real: string): string[] {
   const closed: string[] = [];
   if ((statSync(real).mode & 0o001) === 0) closed.push(real);
   for (let dir = real.slice(0, real.lastIndexOf(sep)); dir !== "";) {
     if ((statSync(dir).mode & 0o001) === 0) closed.push(dir);
     dir = dir.slice(0, dir.lastIndexOf(sep));
   }
+  return closed;
+}
+
+/**
+ * Why a `--cmd` program typed in folder `cwd` cannot read its own folder, or undefined when it can.
+ * As root it runs as a run identity with no groups, which only the "other" permission bits let
+ * through: the folder and every folder above it must be searchable by others (a clone under a
+ * 0700 home or `mktemp -d` folder is not), or every case crashes on "Permission denied".
+ *
+ * @param mode the sandbox's mode
+ * @param cwd the folder the command runs in (symbolic links are followed)
+ * @returns a warning for the instructor, or undefined
+ */
+export function commandFolderClosed(mode: IsolationMode, cwd: string): string | undefined {
+  if (mode !== "root") return undefined;
+  const real = realpathSync(cwd);
+  const closed = closedToOthers(real);
   if (closed.length === 0) return undefined;
-  return `Node.js is at ${real}, which the sandbox's run identities cannot execute (no execute permission for others on ${closed.join(", ")}): ${fix}`;
+  return `--cmd runs the program as a separate user, who cannot enter ${real} (no execute permission for others on ${closed.join(", ")}): its cases will crash on "Permission denied". Let others in (chmod o+x on those folders) or copy the program to a folder every user can read (docs/sandbox.md)`;
 }
 
 /** World-writable folders besides /tmp, /var/tmp and /dev/shm on common Linux systems. */

@@ -15,6 +15,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import {
   fstabPath,
   mountTable,
+  commandFolderClosed,
   nodeUnreachable,
   permissionModelFlag,
   type ConfinedRun,
@@ -157,6 +158,22 @@ describe("permissionModelFlag", () => {
     expect(() => permissionModelFlag(fakeNode('printf "permission model off"'), new Set())).toThrow(
       /no permission model .*--permission: permission model off/,
     );
+  });
+});
+
+describe("commandFolderClosed", () => {
+  it("names the folders a --cmd program's run identity cannot enter, as root only", () => {
+    const closed = join(dir, "home");
+    const project = join(closed, "project");
+    mkdirSync(project, { recursive: true });
+    chmodSync(closed, 0o700);
+    chmodSync(dir, 0o755);
+    expect(commandFolderClosed("root", project)).toBe(
+      `--cmd runs the program as a separate user, who cannot enter ${realpathSync(project)} (no execute permission for others on ${realpathSync(closed)}): its cases will crash on "Permission denied". Let others in (chmod o+x on those folders) or copy the program to a folder every user can read (docs/sandbox.md)`,
+    );
+    expect(commandFolderClosed("user-namespace", project)).toBeUndefined();
+    chmodSync(closed, 0o755);
+    expect(commandFolderClosed("root", project)).toBeUndefined();
   });
 });
 
