@@ -3,11 +3,14 @@
  * when the program ended as documented (exit 0 or 1) with the wrong content; `error` for anything
  * else; `timeout`. Output is compared semantically: key order and `"t": []` against a missing
  * `"t"` do not matter.
+ *
+ * Judging reads the run through its capped view (capped-text.ts): its work is bounded by the
+ * caps, never by what the program printed.
  */
 import type { ValidateFunction } from "ajv";
 import type { AssignmentOutput, Case, DecodeOutput } from "../cases/load.ts";
 import { formatAjvErrors } from "../cases/load.ts";
-import type { RawRun } from "../run/run-process.ts";
+import { cutToBytes, LINE_MAX_BYTES, type CappedRun, type CappedText } from "./capped-text.ts";
 import { decodeFieldsChecked, outcomeKey, type Outcome } from "./outcome.ts";
 import { printable } from "../printable.ts";
 
@@ -57,9 +60,14 @@ const MEMORY_DEATH =
 /** `error: member "<id as a JSON string>": ...` */
 const BAD_INPUT_LINE = /^error: member ("(?:[^"\\]|\\.)*")/;
 
-/** The first line of standard error, trimmed, for messages. */
+/**
+ * The first line of `text` (up to its first `\n`), trimmed and made printable, for messages.
+ * Judging passes a capped line (CappedText.firstLine); the instructor kit's tools pass the
+ * reference's own standard error.
+ */
 export function firstLine(text: string): string {
-  return printable((text.split("\n")[0] ?? "").trim());
+  const end = text.indexOf("\n");
+  return printable((end === -1 ? text : text.slice(0, end)).trim());
 }
 
 /**
@@ -68,8 +76,8 @@ export function firstLine(text: string): string {
  * line, a caret, a blank line and the error (`TypeError: ...`). Returns `"TypeError: ..." (at
  * src/main.ts:194)`, or undefined when standard error does not start that way.
  */
-export function uncaughtErrorOf(stderr: string): string | undefined {
-  const lines = stderr.split("\n");
+export function uncaughtErrorOf(stderr: CappedText): string | undefined {
+  const lines = stderr.lines;
   const where = (lines[0] ?? "").trim();
   if (!/^(?:src\/\S+|<bundle>|\S+\.m?[jt]s):\d+$/.test(where)) return undefined;
   const error = lines
@@ -85,8 +93,8 @@ export function uncaughtErrorOf(stderr: string): string | undefined {
  * in the student's src/, as `"TypeError: ..." (at src/range-assignor.ts:23)`; undefined when
  * standard error does not start that way.
  */
-export function internalErrorOf(stderr: string): string | undefined {
-  const lines = stderr.split("\n");
+export function internalErrorOf(stderr: CappedText): string | undefined {
+  const lines = stderr.lines;
   if (!(lines[0] ?? "").startsWith("internal error")) return undefined;
   const error = (lines[1] ?? "").trim();
   if (error === "") return undefined;
@@ -109,15 +117,27 @@ export function memberOfErrorLine(line: string): string | undefined {
   }
 }
 
-/** Checks the output's shape; returns the problems (empty when it is the documented JSON). */
+/** Problems named in an invalid-output message. */
+const MAX_PROBLEMS = 3;
+
+/**
+ * Checks the output's shape; returns the first MAX_PROBLEMS problems, each at most
+ * LINE_MAX_BYTES bytes (they quote member and topic names); empty when it is the documented JSON.
+ */
 function outputProblems(c: Case, output: unknown, schema: ValidateFunction): string[] {
-  if (!schema(output)) return formatAjvErrors(schema.errors);
+  if (!schema(output))
+    return formatAjvErrors((schema.errors ?? []).slice(0, MAX_PROBLEMS)).map((p) =>
+      cutToBytes(p, LINE_MAX_BYTES),
+    );
   const problems: string[] = [];
   if (c.mode === "assign") {
     for (const [member, topics] of Object.entries(output as AssignmentOutput)) {
       for (const [topic, partitions] of Object.entries(topics)) {
         if (partitions.some((p, i) => i > 0 && p <= (partitions[i - 1] ?? -1))) {
-          problems.push(`/${member}/${topic}: partitions must be ascending`);
+          problems.push(
+            cutToBytes(`/${member}/${topic}: partitions must be ascending`, LINE_MAX_BYTES),
+          );
+          if (problems.length === MAX_PROBLEMS) return problems;
         }
       }
     }
@@ -142,17 +162,17 @@ function expectedKey(c: Case, output: AssignmentOutput | DecodeOutput): string {
  * Judges one run of one case.
  *
  * @param c the case (its mode and expected outcome)
- * @param run what the process did
+ * @param run what the process did, its output capped (capRun)
  * @param outputSchema the ajv validator for the case's mode's output
  * @param timeoutMs the per-case CPU limit in ms (the kernel applies it in whole seconds)
  */
 export function judge(
   c: Case,
-  run: RawRun,
+  run: CappedRun,
   outputSchema: ValidateFunction,
   timeoutMs = Number.POSITIVE_INFINITY,
 ): Verdict {
-  const stderrLine = firstLine(run.stderr);
+  const stderrLine = firstLine(run.stderr.firstLine);
   const badMember = memberOfErrorLine(stderrLine);
   const reported =
     badMember === undefined
@@ -233,7 +253,7 @@ export function judge(
       { kind: "output-cap" },
     );
   }
-  if (run.exitCode !== 0 && MEMORY_DEATH.test(run.stderr)) {
+  if (run.exitCode !== 0 && MEMORY_DEATH.test(run.stderr.text)) {
     return verdict(
       "error",
       "memory",
@@ -250,7 +270,7 @@ export function judge(
   if (run.exitCode === 0) {
     let output: unknown;
     try {
-      output = JSON.parse(run.stdout);
+      output = JSON.parse(run.stdout.text);
     } catch (error) {
       return verdict(
         "fail",
@@ -307,7 +327,7 @@ export function judge(
             ? `got ${JSON.stringify(stderrLine.slice(0, 200))}`
             : `an uncaught exception: ${uncaughtErrorOf(run.stderr)}`
         }`,
-        { kind: "crash", exitCode: 1, signal: null, stderr: run.stderr.slice(0, 4000) },
+        { kind: "crash", exitCode: 1, signal: null, stderr: run.stderr.text.slice(0, 4000) },
       );
     }
     const outcome: Outcome = { kind: "error", member, offset: reportedOffset(stderrLine) };
@@ -345,7 +365,7 @@ export function judge(
       kind: "crash",
       exitCode: run.exitCode,
       signal: run.signal,
-      stderr: run.stderr.slice(0, 4000),
+      stderr: run.stderr.text.slice(0, 4000),
     },
   );
 }

@@ -2,6 +2,7 @@
 // can end gets its status, reason and message, in the grader's own words.
 import { describe, expect, it } from "vitest";
 import { uncaughtErrorOf } from "../../grader/verdict/verdict.ts";
+import { CappedText } from "../../grader/verdict/capped-text.ts";
 import { judgedResult, rawRun } from "../helpers/results.ts";
 
 const ASSIGN = "01-lesson-7-partitions-3-members";
@@ -68,7 +69,7 @@ describe("judge", () => {
     expect(r.message).toContain(
       `an uncaught exception: "TypeError: Cannot read properties of undefined (reading 'y')" (at src/main.ts:194)`,
     );
-    expect(uncaughtErrorOf("plain text on stderr\n")).toBeUndefined();
+    expect(uncaughtErrorOf(CappedText.stderr("plain text on stderr\n"))).toBeUndefined();
     expect(judged(ASSIGN, { exitCode: 1, stderr: "oops\n" }).message).toContain('got "oops"');
   });
 
@@ -83,5 +84,15 @@ describe("judge", () => {
     expect(
       judged(ASSIGN, { exitCode: null, signal: "SIGKILL", timedOut: true, cpuMs: 5000 }).status,
     ).toBe("timeout");
+  });
+});
+
+describe("judge on hostile standard error", () => {
+  it("reads a crash's standard error to its first 4096 bytes a line", () => {
+    const r = judged(ASSIGN, { exitCode: 70, stderr: `internal error\n${"x".repeat(10_000)}\n` });
+    expect(r).toMatchObject({ status: "error", reason: "crash" });
+    if (r.verdict.outcome.kind !== "crash") throw new Error("not a crash");
+    expect(r.verdict.outcome.stderr).toHaveLength(4000);
+    expect(r.stderr).toBe(`internal error\n${"x".repeat(4096)}\n[… 1 line cut at 4096 bytes]`);
   });
 });
