@@ -49,7 +49,16 @@ const isPartition = (p: number, count: number): boolean =>
   Number.isInteger(p) && p >= 0 && p < count;
 
 /** `n` with thousands separators, the same on every machine (no locale). */
-const grouped = (n: number): string => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+function grouped(n: number): string {
+  const digits = String(n);
+  if (!Number.isSafeInteger(n) || n < 0) return digits;
+  let out = "";
+  for (let i = 0; i < digits.length; i++) {
+    if (i > 0 && (digits.length - i) % 3 === 0) out += ",";
+    out += digits[i];
+  }
+  return out;
+}
 
 const plural = (n: number, word: string): string => `${grouped(n)} ${word}${n === 1 ? "" : "s"}`;
 

@@ -4,19 +4,28 @@
  * else; `timeout`. Output is compared semantically: key order and `"t": []` against a missing
  * `"t"` do not matter.
  *
- * Judging reads the run through its capped view (capped-text.ts): its work is bounded by the
- * caps, never by what the program printed.
+ * Judging reads the run through its capped view (capped-text.ts) and applies only the patterns
+ * of patterns.ts, so its work is bounded by the caps.
  */
 import type { ValidateFunction } from "ajv";
 import type { AssignmentOutput, Case, DecodeOutput } from "../cases/load.ts";
 import { formatAjvErrors } from "../cases/load.ts";
+import {
+  BAD_INPUT_LINE,
+  ERROR_LINE,
+  ERROR_NAME_LINE,
+  FRAME_END,
+  MEMORY_DEATH,
+  REPORTED_OFFSET,
+  UNCAUGHT_WHERE,
+} from "../patterns.ts";
 import { cutToBytes, LINE_MAX_BYTES, type CappedRun, type CappedText } from "./capped-text.ts";
 import { decodeFieldsChecked, outcomeKey, type Outcome } from "./outcome.ts";
 import { printable } from "../printable.ts";
 
 /** Where a program said it stopped: `... at offset <n>` on its bad-input line. */
 export function reportedOffset(stderrFirstLine: string): number | undefined {
-  const match = / at offset (\d+)/.exec(stderrFirstLine);
+  const match = REPORTED_OFFSET.exec(stderrFirstLine);
   return match?.[1] === undefined ? undefined : Number(match[1]);
 }
 
@@ -49,16 +58,22 @@ export interface Verdict {
   reportedBadInput?: { member: string; offset: number | undefined };
 }
 
-/**
- * Last words of a program that reached the heap limit or the kernel's data limit: V8's heap
- * death, a failed ArrayBuffer/Buffer allocation, and the usual messages of other languages'
- * runtimes (for --cmd programs).
- */
-const MEMORY_DEATH =
-  /JavaScript heap out of memory|Reached heap limit|FATAL ERROR: .*Allocation failed|Array buffer allocation failed|Fatal process out of memory|\bMemoryError\b|Cannot allocate memory|std::bad_alloc|out of memory/;
+/** What Node writes as it dies of memory: `FATAL ERROR: <where> Allocation failed - ...`. */
+const FATAL_ERROR = "FATAL ERROR: ";
+const ALLOCATION_FAILED = "Allocation failed";
 
-/** `error: member "<id as a JSON string>": ...` */
-const BAD_INPUT_LINE = /^error: member ("(?:[^"\\]|\\.)*")/;
+/**
+ * True when one of standard error's lines is a program's last words on running out of memory:
+ * MEMORY_DEATH (patterns.ts), or `FATAL ERROR: ` followed later on the line by
+ * `Allocation failed`, found with two searches (linear in the line).
+ */
+export function isMemoryDeath(lines: readonly string[]): boolean {
+  return lines.some((line) => {
+    if (MEMORY_DEATH.test(line)) return true;
+    const fatal = line.indexOf(FATAL_ERROR);
+    return fatal !== -1 && line.indexOf(ALLOCATION_FAILED, fatal + FATAL_ERROR.length) !== -1;
+  });
+}
 
 /**
  * The first line of `text` (up to its first `\n`), trimmed and made printable, for messages.
@@ -79,12 +94,31 @@ export function firstLine(text: string): string {
 export function uncaughtErrorOf(stderr: CappedText): string | undefined {
   const lines = stderr.lines;
   const where = (lines[0] ?? "").trim();
-  if (!/^(?:src\/\S+|<bundle>|\S+\.m?[jt]s):\d+$/.test(where)) return undefined;
-  const error = lines
-    .slice(1, 8)
-    .find((l) => /^[A-Za-z_$][\w$.]*(?: \[\w+\])?: /.test(l) || /^[A-Za-z_$][\w$]*Error$/.test(l));
+  if (!UNCAUGHT_WHERE.test(where)) return undefined;
+  const error = lines.slice(1, 8).find((l) => ERROR_LINE.test(l) || ERROR_NAME_LINE.test(l));
   if (error === undefined) return undefined;
   return `${JSON.stringify(printable(error.trim()).slice(0, 200))} (at ${printable(where)})`;
+}
+
+/** `(`, `)`, `:` and whitespace: what a frame's file name cannot hold. */
+const isFrameDelimiter = (c: string): boolean =>
+  c === "(" || c === ")" || c === ":" || c.trim() === "";
+
+/**
+ * The `src/` file and line a stack frame's line ends with (`at f (src/a.ts:3:7)`,
+ * `at src/a.ts:3`), or undefined. The file is the part of the last word before `:LINE` that
+ * starts at its first `src/` (as `\(?(src\/[^\s():]+):(\d+)(?::\d+)?\)?$` would find it), read
+ * by FRAME_END and one backward scan instead: linear in the line.
+ */
+export function sourceFrameOf(line: string): { file: string; line: string } | undefined {
+  const end = FRAME_END.exec(line);
+  if (end === null || end[1] === undefined) return undefined;
+  let start = end.index;
+  while (start > 0 && !isFrameDelimiter(line[start - 1] ?? "")) start--;
+  const word = line.slice(start, end.index);
+  const src = word.indexOf("src/");
+  if (src === -1 || src + "src/".length === word.length) return undefined;
+  return { file: word.slice(src), line: end[1] };
 }
 
 /**
@@ -100,9 +134,9 @@ export function internalErrorOf(stderr: CappedText): string | undefined {
   if (error === "") return undefined;
   const frame = lines
     .slice(2, 40)
-    .map((l) => /\(?(src\/[^\s():]+):(\d+)(?::\d+)?\)?$/.exec(l.trim()))
-    .find((m) => m !== null);
-  const where = frame ? ` (at ${printable(`${frame[1] ?? ""}:${frame[2] ?? ""}`)})` : "";
+    .map((l) => sourceFrameOf(l.trim()))
+    .find((f) => f !== undefined);
+  const where = frame ? ` (at ${printable(`${frame.file}:${frame.line}`)})` : "";
   return `${JSON.stringify(printable(error).slice(0, 200))}${where}`;
 }
 
@@ -253,7 +287,7 @@ export function judge(
       { kind: "output-cap" },
     );
   }
-  if (run.exitCode !== 0 && MEMORY_DEATH.test(run.stderr.text)) {
+  if (run.exitCode !== 0 && isMemoryDeath(run.stderr.lines)) {
     return verdict(
       "error",
       "memory",

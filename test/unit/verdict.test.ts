@@ -95,4 +95,34 @@ describe("judge on hostile standard error", () => {
     expect(r.verdict.outcome.stderr).toHaveLength(4000);
     expect(r.stderr).toBe(`internal error\n${"x".repeat(4096)}\n[… 1 line cut at 4096 bytes]`);
   });
+
+  it("a line of FATAL ERROR: without Allocation failed is a crash; Node's memory death is memory", () => {
+    const flood = "FATAL ERROR: ".repeat(300_000);
+    expect(judged(ASSIGN, { exitCode: 134, stderr: flood })).toMatchObject({ reason: "crash" });
+    const death = [
+      "<--- Last few GCs --->",
+      "",
+      "FATAL ERROR: Reached heap limit Allocation failed - JavaScript heap out of memory",
+    ].join("\n");
+    expect(judged(ASSIGN, { exitCode: 134, stderr: death })).toMatchObject({ reason: "memory" });
+    // The two phrases alone, as a runtime other than Node might word it.
+    expect(
+      judged(ASSIGN, { exitCode: 1, stderr: "FATAL ERROR: zone Allocation failed\n" }),
+    ).toMatchObject({ reason: "memory" });
+  });
+
+  it("names the first src/ frame of an internal error, and none in a line of src/", () => {
+    const frames = (frame: string) =>
+      judged(ASSIGN, {
+        exitCode: 70,
+        stderr: `internal error (a bug)\nTypeError: boom\n${frame}\n`,
+      }).message;
+    expect(frames("    at f (src/range-assignor.ts:23:5)")).toBe(
+      'the program exited with code 70: an uncaught exception: "TypeError: boom" (at src/range-assignor.ts:23)',
+    );
+    expect(frames("    at file:///x/src/main.ts:9")).toContain("(at src/main.ts:9)");
+    expect(frames(`    ${"src/".repeat(40_000)}`)).toBe(
+      'the program exited with code 70: an uncaught exception: "TypeError: boom"',
+    );
+  });
 });
