@@ -5,7 +5,8 @@
  * `"t"` do not matter.
  *
  * Judging reads the run through its capped view (capped-text.ts) and applies only the patterns
- * of patterns.ts, so its work is bounded by the caps.
+ * of patterns.ts, so its work is bounded by the caps; an answer far larger than the case allows
+ * is judged by its size (answer-size.ts).
  */
 import type { ValidateFunction } from "ajv";
 import type { AssignmentOutput, Case, DecodeOutput } from "../cases/load.ts";
@@ -19,6 +20,7 @@ import {
   REPORTED_OFFSET,
   UNCAUGHT_WHERE,
 } from "../patterns.ts";
+import { answerSize, caseAnswerSize, describeSize, oversized } from "./answer-size.ts";
 import { cutToBytes, LINE_MAX_BYTES, type CappedRun, type CappedText } from "./capped-text.ts";
 import { decodeFieldsChecked, outcomeKey, type Outcome } from "./outcome.ts";
 import { printable } from "../printable.ts";
@@ -311,6 +313,24 @@ export function judge(
         "invalid-output",
         `standard output is not JSON: ${(error as Error).message}`,
         { kind: "invalid-output" },
+      );
+    }
+    // Far larger than the case allows: wrong by its size, before anything reads it closely.
+    const size = answerSize(c.mode, output);
+    if (oversized(size, caseAnswerSize(c))) {
+      const outcome: Outcome = { kind: "oversized", mode: c.mode, size };
+      if ("error" in c.expected)
+        return verdict(
+          "fail",
+          "wrong-error",
+          `expected exit 1 rejecting member ${JSON.stringify(c.expected.error.member)}'s bytes, but the program printed an answer (far larger than the case allows: ${describeSize(c.mode, size)})`,
+          outcome,
+        );
+      return verdict(
+        "fail",
+        "wrong-output",
+        `the answer is far larger than Kafka's: ${describeSize(c.mode, size)}, where Kafka's has ${describeSize(c.mode, answerSize(c.mode, c.expected.output))}`,
+        outcome,
       );
     }
     const problems = outputProblems(c, output, outputSchema);
