@@ -265,12 +265,17 @@ export async function runCase(
         rssBytes: (run.limits.dataMiB + 128) * 1024 * 1024,
       },
       outputCapBytes: limits.outputCapBytes,
+      // What judging reads of standard error: its start (its whole length still counts).
+      stderrKeepBytes: STDERR_KEEP_BYTES,
       ...(limits.signal === undefined ? {} : { signal: limits.signal }),
     });
   } finally {
     if (uid !== undefined) runIdentities.release(uid);
   }
 }
+
+/** Bytes of a program's standard error the grader reads: the first 64 KiB. */
+export const STDERR_KEEP_BYTES = 64 * 1024;
 
 /**
  * When the cases not yet graded are skipped: after this many limit verdicts (time, memory,
