@@ -4,21 +4,23 @@
  * in docs/sandbox.md; in short:
  *
  * - `root` (the grader runs as root on Linux, as CI and Gradescope run it): every run gets its own
- *   PID, network and mount namespace (`unshare`), runs as a run identity no other grader on the
- *   machine holds (identities.ts), sees fresh private /tmp, /var/tmp and /dev/shm, sees none of the
- *   folders holding answers, submissions or reports (each covered by an empty read-only tmpfs), and
- *   dies with the grader (parent-death signal; the namespace's init takes everything with it).
+ *   PID, network and mount namespace (`unshare`) and a root of its own built from an allow-list
+ *   alone (rootTables: the system folders read-only, private /tmp, /var/tmp and /dev/shm, a few
+ *   devices, what the run is given; then pivot_root), so nothing of the kit, the submissions or
+ *   the reports exists for it; it runs as a run identity no other grader on the machine holds
+ *   (identities.ts) and dies with the grader (parent-death signal; the namespace's init takes
+ *   everything with it).
  * - `user-namespace` (not root, but the kernel allows unprivileged user namespaces): the same
- *   namespaces and hidden folders through a user namespace; the program runs with the grader's own
- *   uid but without capabilities, so it can write where your user can, outside the hidden folders.
+ *   namespaces and root through a user namespace; the program runs with the grader's own uid but
+ *   without capabilities.
  * - `none` (neither): only Node's permission model, the limits and a minimal environment. `--batch`
  *   and `--cmd` then refuse to run unless `--allow-unisolated` is given.
  *
- * In every mode the kernel decides the limits, not the clock: CPU seconds (`ulimit -t`) and data
- * memory (`ulimit -d`, which Node honours for Buffers too), with the wall clock only a generous
- * backstop for programs that sleep. A shell between the sandbox and the program reports the
- * program's exit status and the CPU time it used (`times`) on a file descriptor the program does
- * not inherit.
+ * In every mode the kernel decides the limits, not the clock: CPU seconds (`ulimit -t`), data
+ * memory (`ulimit -d`, which Node honours for Buffers too) and file size (`ulimit -f`: standard
+ * output and error are files), with the wall clock only a backstop for programs that use almost no
+ * CPU. A shell between the sandbox and the program reports the program's exit status, its start
+ * and end and the CPU time it used (`times`) on a file descriptor the program does not inherit.
  */
 import { spawn, spawnSync, type StdioOptions } from "node:child_process";
 import {
