@@ -42,28 +42,18 @@ function tscOptions(typeRoots: string): string[] {
 }
 
 /** tsc's limits: a few files with Node's types take a few seconds and a few hundred MiB. */
-const TSC_LIMITS = { cpuSeconds: 120, dataMiB: 4096 };
+const TSC_LIMITS = { cpuSeconds: 120, dataMiB: 4096, fileBytes: 64 * 1024 * 1024 };
 /** Bytes kept of tsc's output: thousands of error lines, more than anyone reads. */
 const TSC_OUTPUT_CAP = 1024 * 1024;
-
-/** Folders hidden from tsc besides the kit's own and the submission's. */
-export interface TypeCheckOptions {
-  /** Private cases, the batch folder, the reports: whatever the caller keeps from programs. */
-  hidden?: readonly string[];
-}
 
 /**
  * Runs tsc over `<submission>/src/main.ts` and what it imports, in the staged copy.
  *
  * @param submissionDir the submission folder (holding src/main.ts)
- * @param options folders to hide from tsc besides the kit's own and the submission
  * @returns the type errors, one per line (`src/main.ts(3,7): error TS2322: ...`, no path outside
  *   the copy), or the staging problems; empty when the submission type-checks
  */
-export async function typeCheck(
-  submissionDir: string,
-  options: TypeCheckOptions = {},
-): Promise<string[]> {
+export async function typeCheck(submissionDir: string): Promise<string[]> {
   let staged: StagedSubmission;
   try {
     staged = stageSubmission(submissionDir);
@@ -90,8 +80,6 @@ export async function typeCheck(
         join(p.src, "main.ts"),
       ],
       limits: TSC_LIMITS,
-      hidden: options.hidden ?? [],
-      submissionDir,
       outputCapBytes: TSC_OUTPUT_CAP,
     });
     if (run.exitCode === 0) return [];
