@@ -206,7 +206,7 @@ export async function prepareProgram(
     };
   }
   // The bundler and tsc run confined over a copy of src/ and see no hidden folder either.
-  const build = await bundler(target.path, { hidden: limits.hidden ?? [] });
+  const build = await bundler(target.path, { hidden: limits.hidden ?? [], within: target.within });
   const removeBuild = () => rmSync(build.outDir, { recursive: true, force: true });
   // Also when the grader is interrupted mid-run.
   const forget = atExit(removeBuild);
@@ -216,7 +216,9 @@ export async function prepareProgram(
   };
   const errors = [...build.errors];
   if (build.bundle !== undefined && limits.typeCheck === true)
-    errors.push(...(await typeCheck(target.path, { hidden: limits.hidden ?? [] })));
+    errors.push(
+      ...(await typeCheck(target.path, { hidden: limits.hidden ?? [], within: target.within })),
+    );
   if (build.bundle === undefined || build.sourceMap === undefined || errors.length > 0)
     return { errors, cleanup };
   // The program sees its bundle's folder (bound read-only) and starts in an empty folder; in the

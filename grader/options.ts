@@ -115,7 +115,16 @@ export interface FormatTarget {
 
 /** What the grader grades: a folder with src/main.ts, or (with --cmd) any command. */
 export type SubmissionTarget =
-  | { kind: "folder"; path: string; name: string }
+  | {
+      kind: "folder";
+      path: string;
+      name: string;
+      /**
+       * The batch folder that holds `path`, for a batch's submission: no folder below it on the
+       * way to src/ may be a link (stage.ts). Absent for PATH on the command line, which may be.
+       */
+      within?: string;
+    }
   | { kind: "command"; command: string; cwd: string; name: string };
 
 export interface GradeCommand {

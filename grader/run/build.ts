@@ -51,6 +51,8 @@ export interface BuildResult {
 export interface BuildOptions {
   /** Private cases, the batch folder, the reports: whatever the caller keeps from programs. */
   hidden?: readonly string[];
+  /** The batch folder holding the submission, if any: see stage.ts stageSubmission. */
+  within?: string;
 }
 
 /** The bundler's limits: a bundle of a few files takes well under a second of CPU. */
@@ -190,7 +192,7 @@ export async function buildSubmission(
   const outDir = mkdtempSync(join(tmpdir(), "kit-grade-"));
   let staged: StagedSubmission;
   try {
-    staged = stageSubmission(submissionDir);
+    staged = stageSubmission(submissionDir, undefined, options.within);
   } catch (error) {
     if (error instanceof StageError) return { outDir, errors: error.problems };
     throw error;

@@ -50,6 +50,8 @@ const TSC_OUTPUT_CAP = 1024 * 1024;
 export interface TypeCheckOptions {
   /** Private cases, the batch folder, the reports: whatever the caller keeps from programs. */
   hidden?: readonly string[];
+  /** The batch folder holding the submission, if any: see stage.ts stageSubmission. */
+  within?: string;
 }
 
 /**
@@ -66,7 +68,7 @@ export async function typeCheck(
 ): Promise<string[]> {
   let staged: StagedSubmission;
   try {
-    staged = stageSubmission(submissionDir);
+    staged = stageSubmission(submissionDir, undefined, options.within);
   } catch (error) {
     if (error instanceof StageError) return error.problems;
     throw error;
