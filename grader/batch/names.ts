@@ -94,12 +94,12 @@ export function hasUndecodableBytes(name: string): boolean {
 }
 
 /**
- * true when `name` is what decodeName gives for some bytes (so the file naming is injective on
- * it): a non-empty string whose lone surrogates are all escaped bytes, that decodes back to
- * itself, with no `/` or NUL (which no folder name holds).
+ * true when `name` is what decodeName gives for some bytes, so that resultsFileName is injective
+ * on it: a non-empty string whose lone surrogates are all escaped bytes and that decodes back to
+ * itself (`/` and NUL, which no folder name holds, are bytes like any other here).
  */
 export function isFolderName(name: string): boolean {
-  return name !== "" && !/[/\0]/.test(name) && decodeName(nameBytes(name)) === name;
+  return name !== "" && decodeName(nameBytes(name)) === name;
 }
 
 /**

@@ -40,18 +40,21 @@ describe("decodeName and nameBytes: a name's exact bytes as a string and back", 
     );
   });
 
-  it("isFolderName: only what decodeName makes of a folder name", () => {
+  it("isFolderName: only what decodeName makes of some bytes", () => {
     expect(isFolderName("Jos\udce9")).toBe(true);
     expect(isFolderName("José")).toBe(true);
     expect(isFolderName("__proto__")).toBe(true);
     // Escaped bytes that spell UTF-8 (é) are never what decodeName gives: é is.
     expect(isFolderName("\udcc3\udca9")).toBe(false);
-    // Lone surrogates outside DC80-DCFF, an empty name, `/` and NUL.
+    // Lone surrogates outside DC80-DCFF, and an empty name.
     expect(isFolderName("a\ud800")).toBe(false);
     expect(isFolderName("a\udc41")).toBe(false);
     expect(isFolderName("")).toBe(false);
-    expect(isFolderName("al/ice")).toBe(false);
-    expect(isFolderName("a\0")).toBe(false);
+    // No folder is so named, but the bytes are plain: the file naming still tells them apart.
+    expect(isFolderName("al/ice")).toBe(true);
+    expect(resultsFileName("al/ice")).toBe("results/al%2fice.json");
+    expect(isFolderName("a\0")).toBe(true);
+    expect(resultsFileName("a\0")).toBe("results/a%00.json");
   });
 });
 
