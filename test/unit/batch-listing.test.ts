@@ -112,6 +112,10 @@ describe("listBatch never follows a link, and keeps every name's bytes", () => {
   mkdirSync(latin1);
   mkdirSync(Buffer.concat([latin1, Buffer.from("/src")]));
   writeFileSync(Buffer.concat([latin1, Buffer.from("/src/main.ts")]), "export {};\n");
+  // One folder down, a submission in a folder whose name is the single byte 0xFF.
+  const inner = Buffer.concat([Buffer.from(at("ursula")), Buffer.from([0x2f, 0xff])]);
+  mkdirSync(Buffer.concat([inner, Buffer.from("/src")]), { recursive: true });
+  writeFileSync(Buffer.concat([inner, Buffer.from("/src/main.ts")]), "export {};\n");
   program(at("José"));
   program(at("Bob"));
   program(at("bob"));
@@ -135,6 +139,7 @@ describe("listBatch never follows a link, and keeps every name's bytes", () => {
       ["oscar", false, null],
       ["peggy", false, null],
       ["trent", true, "trent-main"],
+      ["ursula", false, null],
       ["victor", false, null],
       ["walter", false, null],
     ]);
@@ -171,6 +176,9 @@ describe("listBatch never follows a link, and keeps every name's bytes", () => {
       short: "name not UTF-8",
     });
     expect(entry("José")?.path).toBe(join(attacks, "José"));
+    expect(entry("ursula")?.problem?.why).toBe(
+      "has its submission in a folder whose name is not valid UTF-8 (shown as \\xff): rename that folder to grade it",
+    );
   });
 
   it("names that differ only in case are both graded, each into its own file, and reported", () => {
@@ -183,6 +191,7 @@ describe("listBatch never follows a link, and keeps every name's bytes", () => {
       "not a submission, every case error: oscar: only symbolic links inside it (work)",
       "not a submission, every case error: peggy: src is a symbolic link",
       "graded one folder down: trent/trent-main/",
+      "not a submission, every case error: ursula: inner name not UTF-8",
       "not a submission, every case error: victor: src/main.ts is a symbolic link",
       "not a submission, every case error: walter: only symbolic links inside it (walter-main/src)",
       "names that look alike, each graded into its own results file: Bob (results/%42ob.json), bob (results/bob.json)",
