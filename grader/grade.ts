@@ -200,7 +200,7 @@ export async function prepareProgram(
     };
   }
   // The bundler and tsc run confined over a copy of src/.
-  const build = await bundler(target.path);
+  const build = await bundler(target.path, { within: target.within });
   const removeBuild = () => rmSync(build.outDir, { recursive: true, force: true });
   // Also when the grader is interrupted mid-run.
   const forget = atExit(removeBuild);
@@ -210,7 +210,7 @@ export async function prepareProgram(
   };
   const errors = [...build.errors];
   if (build.bundle !== undefined && limits.typeCheck === true)
-    errors.push(...(await typeCheck(target.path)));
+    errors.push(...(await typeCheck(target.path, { within: target.within })));
   if (build.bundle === undefined || build.sourceMap === undefined || errors.length > 0)
     return { errors, cleanup };
   // The program gets a copy of its bundle and starts in an empty folder; in the unisolated mode

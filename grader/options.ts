@@ -120,7 +120,16 @@ export interface FormatTarget {
  * folder `cwd` (`--cmd COMMAND DIR`).
  */
 export type SubmissionTarget =
-  | { kind: "folder"; path: string; name: string }
+  | {
+      kind: "folder";
+      path: string;
+      name: string;
+      /**
+       * The batch folder that holds `path`, for a batch's submission: no folder below it on the
+       * way to src/ may be a link (stage.ts). Absent for PATH on the command line, which may be.
+       */
+      within?: string;
+    }
   | { kind: "command"; command: string; cwd: string; name: string };
 
 export interface GradeCommand {

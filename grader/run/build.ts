@@ -47,6 +47,12 @@ export interface BuildResult {
   sourceMap?: SourceMapPayload;
 }
 
+/** Where a submission lies, for staging it. */
+export interface BuildOptions {
+  /** The batch folder holding the submission, if any: see stage.ts stageSubmission. */
+  within?: string | undefined;
+}
+
 /** The bundler's limits: a bundle of a few files takes well under a second of CPU. */
 const BUILD_LIMITS = { cpuSeconds: 60, dataMiB: 2048, fileBytes: 64 * 1024 * 1024 };
 /** The worker prints one short JSON line (20 errors at most). */
@@ -170,14 +176,19 @@ async function bundleStaged(
  * literal path, and bundles the copy in the confined worker.
  *
  * @param submissionDir the submission folder (holding src/main.ts)
+ * @param options where it lies: the batch folder holding it, if any (staging follows no link
+ *   below that folder)
  * @returns the bundle's path and source map, or the build errors (each naming a file relative to
  *   the submission, `src/...`, and no path outside it); never throws for a broken submission
  */
-export async function buildSubmission(submissionDir: string): Promise<BuildResult> {
+export async function buildSubmission(
+  submissionDir: string,
+  options: BuildOptions = {},
+): Promise<BuildResult> {
   const outDir = mkdtempSync(join(tmpdir(), "kit-grade-"));
   let staged: StagedSubmission;
   try {
-    staged = stageSubmission(submissionDir);
+    staged = stageSubmission(submissionDir, undefined, options.within);
   } catch (error) {
     if (error instanceof StageError) return { outDir, errors: error.problems };
     throw error;

@@ -46,17 +46,28 @@ const TSC_LIMITS = { cpuSeconds: 120, dataMiB: 4096, fileBytes: 64 * 1024 * 1024
 /** Bytes kept of tsc's output: thousands of error lines, more than anyone reads. */
 const TSC_OUTPUT_CAP = 1024 * 1024;
 
+/** Where a submission lies, for staging it. */
+export interface TypeCheckOptions {
+  /** The batch folder holding the submission, if any: see stage.ts stageSubmission. */
+  within?: string | undefined;
+}
+
 /**
  * Runs tsc over `<submission>/src/main.ts` and what it imports, in the staged copy.
  *
  * @param submissionDir the submission folder (holding src/main.ts)
+ * @param options where it lies: the batch folder holding it, if any (staging follows no link
+ *   below that folder)
  * @returns the type errors, one per line (`src/main.ts(3,7): error TS2322: ...`, no path outside
  *   the copy), or the staging problems; empty when the submission type-checks
  */
-export async function typeCheck(submissionDir: string): Promise<string[]> {
+export async function typeCheck(
+  submissionDir: string,
+  options: TypeCheckOptions = {},
+): Promise<string[]> {
   let staged: StagedSubmission;
   try {
-    staged = stageSubmission(submissionDir);
+    staged = stageSubmission(submissionDir, undefined, options.within);
   } catch (error) {
     if (error instanceof StageError) return error.problems;
     throw error;
