@@ -603,7 +603,8 @@ export function rootTables(
   for (const dir of SYSTEM_FOLDERS) if (existsSync(dir)) first.push(bind(dir, dir, false));
   for (const dir of PRIVATE_FOLDERS.slice(0, 2))
     first.push(tmpfs(dir, "rw,nosuid,nodev,size=64m,mode=1777"));
-  first.push(tmpfs("/dev", "rw,nosuid,noexec,size=64k,mode=755"));
+  // Not writable by the program, even as its user namespace's owner (it has no capabilities).
+  first.push(tmpfs("/dev", "rw,nosuid,noexec,size=64k,mode=555"));
   first.push(tmpfs(SANDBOX_DIR, "rw,nosuid,nodev,size=64m,mode=1777"));
 
   const second = DEVICES.map((d) => `/dev/${d} ${at(`/dev/${d}`)} none bind,nosuid,noexec 0 0`);
@@ -642,8 +643,9 @@ const WRAPPER = [
   '  mount -a -T "$second" || fail mount',
   '  if [ -n "$copy" ]; then cp "$copy" "$root$copyto" || fail copy; fi',
   // The new root replaces the machine's; the old one goes at once (put aside on /tmp, whose
-  // private tmpfs shows again when it is gone), with every mount under it.
-  '  cd "$root" && pivot_root . tmp && cd / && umount -l /tmp || fail pivot',
+  // private tmpfs shows again when it is gone), with every mount under it. The root (and the
+  // folders made in it for mounts) is then read-only: only the private folders are writable.
+  '  cd "$root" && pivot_root . tmp && cd / && umount -l /tmp && mount -o remount,bind,ro / || fail pivot',
   "fi",
   'cd "$dir" || fail cd',
   // cd sets OLDPWD to the grader's own folder: the program learns nothing of it.

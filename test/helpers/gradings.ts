@@ -89,9 +89,13 @@ export function lockedIdentities(): Set<number> {
  * would have started.
  */
 export function leftovers(): string[] {
+  // The locks read before and after the process list: a live grader holds an identity's lock
+  // from before its program starts to after it ends, so a program in the list is locked in one
+  // of the two reads however its grader's timing falls (unless it lived less than `ps` takes).
+  const before = lockedIdentities();
   const procs = processesNow();
   const byPid = new Map(procs.map((p) => [p.pid, p]));
-  const locked = lockedIdentities();
+  const locked = new Set([...before, ...lockedIdentities()]);
   const sandboxed = (p: Proc) =>
     ancestry(p, byPid).some((pid) => byPid.get(pid)?.args.startsWith("unshare ") === true);
   return procs
