@@ -4,7 +4,8 @@ import { defineConfig } from "vitest/config";
 // every reporter from recorded results, options), under a minute. e2e: what only a process can
 // show (the grader's command line, the sandbox, builds, batches, the handout, a browser); it
 // grades each shared submission once per run (test/helpers/graded.ts). `npm test` runs both,
-// `npm run test:unit` the first.
+// `npm run test:unit` the first. A third project, load, grades with the machine loaded on purpose
+// (test/load/): .ci/run runs it (`npm run test:load`), `npm test` does not.
 //
 // Two files at a time: e2e files spend much of their time waiting on processes (builds, idle
 // programs, the sandbox's backstops), so two overlap well on 2 cores; no verdict depends on the
@@ -23,6 +24,10 @@ export default defineConfig({
           include: ["test/e2e/**/*.test.ts"],
           globalSetup: ["test/helpers/graded-setup.ts"],
         },
+      },
+      {
+        extends: true,
+        test: { name: "load", include: ["test/load/**/*.test.ts"], hookTimeout: 1_500_000 },
       },
     ],
   },

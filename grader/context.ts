@@ -11,7 +11,7 @@ import { SetupError } from "./errors.ts";
 import { fixtureHash } from "./cases/hash.ts";
 import { FixtureSchemas, loadCases, type Case } from "./cases/load.ts";
 import { prepareProgram, type GradeOptions, type PreparedProgram } from "./grade.ts";
-import { BUILT_IN_CASES_DIR, isInstructorKit, kitVersion } from "./kit.ts";
+import { BUILT_IN_CASES_DIR, isInstructorKit, KIT_ROOT, kitVersion } from "./kit.ts";
 import { MEMORY_MIB, OUTPUT_CAP_BYTES } from "./limits.ts";
 import { rerunCommand, type GradeCommand, type SubmissionTarget } from "./options.ts";
 import { textLine } from "./report/escape.ts";
@@ -19,6 +19,7 @@ import type { Reporter } from "./report/reporter.ts";
 import {
   commandFolderClosed,
   detectSandbox,
+  exposedFolders,
   nodeUnreachable,
   sandboxFeatures,
   sandboxWarnings,
@@ -171,7 +172,22 @@ export async function prepareGrading(command: GradeCommand): Promise<GradingCont
       `${command.action === "batch" ? "--batch" : "--cmd"} runs other people's code, and this machine gives the grader no namespaces to isolate it (${sandboxFeatures().weaker ?? "no isolation"}). Run the grader as root (sudo npm run grade -- ...), or pass --allow-unisolated to accept that programs run as your user, can write where you can and signal your processes (docs/sandbox.md).`,
     );
   }
-  // A --cmd program runs in the folder it was typed in, as a run identity that must be let in.
+  // Programs see the system's folders: nothing that holds answers or submissions may lie there.
+  if (sandboxFeatures().mode !== "none") {
+    const kept = [
+      KIT_ROOT,
+      ...command.fixtures,
+      ...(command.batch === undefined ? [] : [command.batch.dir]),
+      ...(command.reportDir === undefined ? [] : [command.reportDir]),
+    ];
+    const exposed = exposedFolders(kept);
+    if (exposed.length > 0) {
+      throw new SetupError(
+        `every sandboxed program sees ${[...new Set(exposed.map(([, d]) => d))].join(", ")} (read-only), and ${exposed.map(([p]) => p).join(", ")} ${exposed.length === 1 ? "is" : "are"} inside: move ${exposed.length === 1 ? "it" : "them"} elsewhere (docs/sandbox.md)`,
+      );
+    }
+  }
+  // A --cmd program runs in its folder, as a run identity that must be let in.
   if (command.submission.kind === "command") {
     const closed = commandFolderClosed(sandboxFeatures().mode, command.submission.cwd);
     if (closed !== undefined) process.stderr.write(`grade: warning: ${printable(closed)}\n`);
@@ -182,17 +198,11 @@ export async function prepareGrading(command: GradeCommand): Promise<GradingCont
     const problem = nodeUnreachable(sandboxFeatures().mode);
     if (problem !== undefined) throw new SetupError(problem);
   }
-  // Private cases, the other submissions of a batch and the reports: no program sees them.
-  const hidden = [
-    ...command.fixtures,
-    ...(command.batch === undefined ? [] : [command.batch.dir]),
-    ...(command.reportDir === undefined ? [] : [command.reportDir]),
-  ];
   const limits = {
     timeoutMs: command.timeoutMs,
     memoryMiB: MEMORY_MIB,
+    outputCapBytes: OUTPUT_CAP_BYTES,
     typeCheck: command.types,
-    hidden,
   };
   // Grading one folder: its build (a confined bundler process) runs while the cases load, and
   // gradeOptions hands it to that grading.
@@ -249,7 +259,6 @@ export async function prepareGrading(command: GradeCommand): Promise<GradingCont
         cases,
         schemas,
         ...limits,
-        outputCapBytes: OUTPUT_CAP_BYTES,
         concurrency: caseConcurrency(),
         deadline: command.timeBudgetMs,
         kit,

@@ -12,7 +12,7 @@ import { buildSubmission } from "./run/build.ts";
 import { atExit, runProcess, type RawRun } from "./run/run-process.ts";
 import { capRun, CappedText, type CappedRun } from "./verdict/capped-text.ts";
 import { runIdentities } from "./run/identities.ts";
-import { kitHiddenFolders, PROGRAM_DIR, programRun } from "./run/program.ts";
+import { PROGRAM_DIR, programRun } from "./run/program.ts";
 import { confinedSpec, sandboxFeatures, wallBackstops, type ConfinedRun } from "./run/sandbox.ts";
 import { stackMapper } from "./run/stack-map.ts";
 import { typeCheck } from "./run/typecheck.ts";
@@ -57,8 +57,6 @@ export interface GradeOptions {
   deadline?: number | undefined;
   /** Type-check a folder submission with tsc before grading (--types); errors fail the build. */
   typeCheck?: boolean;
-  /** Folders no program may see besides the kit's own (private cases, the batch, the reports). */
-  hidden?: readonly string[];
   kit: { version: string; fixtures: string };
   reporters: readonly Reporter[];
   /**
@@ -164,8 +162,6 @@ export function caseResult(
 /** A submission ready to run: how to start its program on one case, as a given run identity. */
 export interface Program {
   run(c: Case, uid: number | undefined): ConfinedRun;
-  /** Folders the program must not see. */
-  hidden: readonly string[];
   /**
    * Rewrites text of the program's standard error (a line, as judging applies it) for reports:
    * stack frames in src/ terms (stack-map.ts).
@@ -183,10 +179,9 @@ export interface PreparedProgram {
   cleanup: () => void;
 }
 
-/** Limits and visibility for preparing a program (GradeOptions' fields of the same names). */
-export type PrepareLimits = Pick<GradeOptions, "memoryMiB" | "timeoutMs"> & {
+/** Limits for preparing a program (GradeOptions' fields of the same names). */
+export type PrepareLimits = Pick<GradeOptions, "memoryMiB" | "timeoutMs" | "outputCapBytes"> & {
   typeCheck?: boolean | undefined;
-  hidden?: readonly string[] | undefined;
 };
 
 /**
@@ -202,16 +197,15 @@ export async function prepareProgram(
   limits: PrepareLimits,
   bundler: typeof buildSubmission = buildSubmission,
 ): Promise<PreparedProgram> {
-  const hidden = [...kitHiddenFolders(), ...(limits.hidden ?? [])];
   if (target.kind === "command") {
     return {
-      program: { run: (c, uid) => programRun(target, c, limits, uid), hidden, mapStderr: (t) => t },
+      program: { run: (c, uid) => programRun(target, c, limits, uid), mapStderr: (t) => t },
       errors: [],
       cleanup: () => {},
     };
   }
-  // The bundler and tsc run confined over a copy of src/ and see no hidden folder either.
-  const build = await bundler(target.path, { hidden: limits.hidden ?? [] });
+  // The bundler and tsc run confined over a copy of src/.
+  const build = await bundler(target.path, { within: target.within });
   const removeBuild = () => rmSync(build.outDir, { recursive: true, force: true });
   // Also when the grader is interrupted mid-run.
   const forget = atExit(removeBuild);
@@ -221,11 +215,11 @@ export async function prepareProgram(
   };
   const errors = [...build.errors];
   if (build.bundle !== undefined && limits.typeCheck === true)
-    errors.push(...(await typeCheck(target.path, { hidden: limits.hidden ?? [] })));
+    errors.push(...(await typeCheck(target.path, { within: target.within })));
   if (build.bundle === undefined || build.sourceMap === undefined || errors.length > 0)
     return { errors, cleanup };
-  // The program sees its bundle's folder (bound read-only) and starts in an empty folder; in the
-  // unisolated mode both are real folders that the run identities must be able to reach.
+  // The program gets a copy of its bundle and starts in an empty folder; in the unisolated mode
+  // both are real folders that the run identities must be able to reach.
   const workDir = join(build.outDir, "cwd");
   mkdirSync(workDir, { mode: 0o755 });
   chmodSync(build.outDir, 0o755);
@@ -240,8 +234,6 @@ export async function prepareProgram(
   return {
     program: {
       run: (c, uid) => programRun(bundle, c, limits, uid, workDir),
-      // The submission's own folder: its bundle is all the program needs of it.
-      hidden: [...hidden, target.path],
       mapStderr,
     },
     errors: [],
@@ -251,8 +243,9 @@ export async function prepareProgram(
 
 /**
  * Runs one case: its own confined process as a run identity of its own (root mode), the case's
- * input on standard input, limited in CPU time and data memory by the kernel and by a generous
- * wall-clock backstop.
+ * input on standard input, limited in CPU time, data memory and output by the kernel; the wall
+ * clock stops only a run that uses almost no CPU (wallBackstops), or one still running when the
+ * grading's time budget (GradeOptions.deadline) ends.
  */
 export async function runCase(
   program: Program,
@@ -264,10 +257,12 @@ export async function runCase(
   try {
     const run = program.run(c, uid);
     const backstops = wallBackstops(run.limits.cpuSeconds);
-    const left = limits.deadline === undefined ? Infinity : limits.deadline - performance.now();
-    return await runProcess(confinedSpec(run, program.hidden), {
-      timeoutMs: Math.max(1, Math.min(backstops.capMs, left)),
+    return await runProcess(confinedSpec(run), {
+      timeoutMs: backstops.capMs,
       idle: backstops.idle,
+      ...(limits.deadline === undefined
+        ? {}
+        : { budgetMs: Math.max(1, limits.deadline - performance.now()) }),
       // The same limits for the run's processes together (a --cmd program may fork); a little
       // above the kernel's per-process ones, so a single process meets the kernel's first.
       tree: {
@@ -275,12 +270,17 @@ export async function runCase(
         rssBytes: (run.limits.dataMiB + 128) * 1024 * 1024,
       },
       outputCapBytes: limits.outputCapBytes,
+      // What judging reads of standard error: its start (its whole length still counts).
+      stderrKeepBytes: STDERR_KEEP_BYTES,
       ...(limits.signal === undefined ? {} : { signal: limits.signal }),
     });
   } finally {
     if (uid !== undefined) runIdentities.release(uid);
   }
 }
+
+/** Bytes of a program's standard error the grader reads: the first 64 KiB. */
+export const STDERR_KEEP_BYTES = 64 * 1024;
 
 /**
  * When the cases not yet graded are skipped: after this many limit verdicts (time, memory,

@@ -2,7 +2,7 @@
  * The grader's command line: parsing (node:util parseArgs) and checking, into GradeCommand.
  * Anything wrong is a SetupError whose message says what to fix (exit 2).
  */
-import { existsSync, statSync } from "node:fs";
+import { existsSync, realpathSync, statSync } from "node:fs";
 import { isAbsolute, join, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { quote } from "shell-quote";
@@ -72,7 +72,9 @@ const USAGE_INSTRUCTORS = `Instructors:
   --fixtures DIR        add the private cases in DIR (repeatable); their ids are "<DIR name>/<case>"
   --random N            add N generated cases, answers from the reference (instructor kit only)
   --seed S              the seed of --random (default 1): the same N and S give the same cases
-  --cmd "COMMAND"       grade any program that keeps the contract instead of a PATH
+  --cmd "COMMAND" [DIR] grade any program that keeps the contract instead of a PATH; it runs
+                        in DIR (default: where you typed the command), the only folder of
+                        yours it sees (not the kit, not a --fixtures folder)
   --batch DIR           grade every folder in DIR; needs --report-dir OUT (gradebook.csv,
                         report.html, results/); --shard I/N grades a stable share (I from 1)
   --merge OUT1 OUT2 ... join the report folders of shards; needs --report-dir OUT
@@ -91,7 +93,7 @@ const USAGE_KIT_EXAMPLES = `Examples:
   npm run grade -- solution              grade the reference: every case passes
   npm run grade -- ../alice --only 03-per-topic-skew
   npm run -s grade -- solution --format json=results.json
-  npm run grade -- --cmd "python3 examples/python/main.py"
+  npm run grade -- --cmd "python3 main.py" examples/python
   npm run grade -- --batch submissions --report-dir out
 
 `;
@@ -113,9 +115,21 @@ export interface FormatTarget {
   file?: string;
 }
 
-/** What the grader grades: a folder with src/main.ts, or (with --cmd) any command. */
+/**
+ * What the grader grades: a folder with src/main.ts, or (with --cmd) any command, run in its
+ * folder `cwd` (`--cmd COMMAND DIR`).
+ */
 export type SubmissionTarget =
-  | { kind: "folder"; path: string; name: string }
+  | {
+      kind: "folder";
+      path: string;
+      name: string;
+      /**
+       * The batch folder that holds `path`, for a batch's submission: no folder below it on the
+       * way to src/ may be a link (stage.ts). Absent for PATH on the command line, which may be.
+       */
+      within?: string;
+    }
   | { kind: "command"; command: string; cwd: string; name: string };
 
 export interface GradeCommand {
@@ -207,6 +221,47 @@ export function resolveSubmission(path: string): SubmissionTarget & { kind: "fol
   return { kind: "folder", path: found, name: path };
 }
 
+const isInside = (path: string, dir: string) => {
+  const rel = relative(dir, path);
+  return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
+};
+
+/**
+ * The `--cmd COMMAND [DIR]` target: DIR (relative to where the user typed the command; default
+ * that folder) is where the command runs and the one folder of the machine's, besides the system
+ * folders, that the program sees.
+ *
+ * @param fixtures the --fixtures folders, absolute
+ * @throws SetupError when DIR is missing or not a folder, when it is or holds the kit (the kit's
+ *   answers would be in the program's sight), or when it is, holds or lies in a --fixtures folder
+ */
+export function commandTarget(
+  command: string,
+  dir: string | undefined,
+  fixtures: readonly string[],
+): SubmissionTarget & { kind: "command" } {
+  const cwd = dir === undefined ? userCwd() : resolve(userCwd(), dir);
+  if (!existsSync(cwd) || !statSync(cwd).isDirectory()) {
+    throw new SetupError(`--cmd's folder ${dir ?? cwd} is not a folder: give the program's folder`);
+  }
+  const real = realpathSync(cwd);
+  const kit = realpathSync(KIT_ROOT);
+  if (isInside(kit, real)) {
+    throw new SetupError(
+      `--cmd runs the program in ${cwd}, which ${real === kit ? "is" : "holds"} the kit (its answers and grader would be in the program's sight): give the program's own folder, e.g. --cmd "python3 main.py" examples/python`,
+    );
+  }
+  for (const folder of fixtures) {
+    const f = existsSync(folder) ? realpathSync(folder) : folder;
+    if (isInside(f, real) || isInside(real, f)) {
+      throw new SetupError(
+        `--cmd runs the program in ${cwd}, which ${isInside(real, f) ? "is inside" : "holds"} the --fixtures folder ${folder} (private cases would be in the program's sight): give the program's own folder`,
+      );
+    }
+  }
+  return { kind: "command", command, cwd: real, name: command };
+}
+
 /**
  * Parses the grader's arguments.
  *
@@ -290,8 +345,6 @@ export function parseGradeArgs(argv: string[]): GradeCommand {
   }
   if (values.cmd !== undefined) {
     only("--cmd", ["grade", "watch"]);
-    if (positionals.length > 0)
-      throw new SetupError("give either a submission PATH or --cmd, not both");
     if (values.types)
       throw new SetupError(
         "--types type-checks a TypeScript submission folder; it does not go with --cmd",
@@ -351,7 +404,7 @@ export function parseGradeArgs(argv: string[]): GradeCommand {
   const fixtures = values.fixtures.map((dir) => resolve(userCwd(), dir));
   const submission: SubmissionTarget =
     values.cmd !== undefined
-      ? { kind: "command", command: values.cmd, cwd: userCwd(), name: values.cmd }
+      ? commandTarget(values.cmd, positionals[0], fixtures)
       : action !== "grade" && action !== "watch"
         ? { kind: "folder", ...defaultSubmission() }
         : positionals[0] === undefined
@@ -378,7 +431,9 @@ export function parseGradeArgs(argv: string[]): GradeCommand {
   }
   const rerunArgs = [
     ...(values.cmd !== undefined ? ["--cmd", values.cmd] : []),
-    ...(positionals[0] === undefined || action !== "grade" ? [] : [positionals[0]]),
+    ...(positionals[0] === undefined || (action !== "grade" && values.cmd === undefined)
+      ? []
+      : [positionals[0]]),
     ...values.fixtures.flatMap((dir) => ["--fixtures", dir]),
     ...(random === undefined
       ? []

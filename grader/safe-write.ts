@@ -10,19 +10,33 @@ import { SetupError } from "./errors.ts";
 /**
  * Writes `data` to `path`, creating it (mode 0644) or replacing a regular file's contents.
  *
+ * @param options.exclusive create the file only: an existing one (of any kind) is an error, never
+ *   written over (the batch's results files, one per submission)
  * @throws SetupError when `path` is a symbolic link, a FIFO, a socket, a device or a folder,
- *   or cannot be opened (the message names the path and what it is)
+ *   exists already and `exclusive` is set, or cannot be opened (the message names the path and
+ *   what it is)
  */
-export function writeReportFile(path: string, data: string | Uint8Array): void {
+export function writeReportFile(
+  path: string,
+  data: string | Uint8Array,
+  options: { exclusive?: boolean } = {},
+): void {
   let fd: number;
   try {
     fd = openSync(
       path,
-      constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK,
+      constants.O_WRONLY |
+        constants.O_CREAT |
+        constants.O_NOFOLLOW |
+        constants.O_NONBLOCK |
+        (options.exclusive === true ? constants.O_EXCL : 0),
       0o644,
     );
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
+    if (code === "EEXIST") {
+      throw new SetupError(`cannot write the report file ${path}: it exists already`);
+    }
     const why =
       code === "ELOOP"
         ? "it is a symbolic link"

@@ -34,7 +34,7 @@ import { FixtureSchemas, loadCases } from "../grader/cases/load.ts";
 import { BUILT_IN_CASES_DIR } from "../grader/kit.ts";
 import { runCase, type Program } from "../grader/grade.ts";
 import { MEMORY_MIB, OUTPUT_CAP_BYTES } from "../grader/limits.ts";
-import { kitHiddenFolders, programRun } from "../grader/run/program.ts";
+import { programRun } from "../grader/run/program.ts";
 import { sandboxFeatures } from "../grader/run/sandbox.ts";
 import { writeMutant } from "../grader/instructor/mutants/mutants.ts";
 import { seededRandom } from "../grader/instructor/random/seeded.ts";
@@ -124,18 +124,17 @@ if (measures("grading") || measures("batch")) {
   });
   // An empty file is `-e 0` through the grader's own launch path: a "bundle" in a folder laid out
   // as prepareProgram lays out a build (readable by the run identities), run by runCase with the
-  // grader's default limits and hidden folders, on a built-in case's input.
+  // grader's default limits, on a built-in case's input.
   const floorDir = mkdtempSync(join(tmpdir(), "kit-bench-floor-"));
   const bundlePath = join(floorDir, "main.mjs");
   writeFileSync(bundlePath, "");
   mkdirSync(join(floorDir, "cwd"), { mode: 0o755 });
   chmodSync(floorDir, 0o755);
   chmodSync(bundlePath, 0o644);
-  const limits = { timeoutMs: 10_000, memoryMiB: MEMORY_MIB };
+  const limits = { timeoutMs: 10_000, memoryMiB: MEMORY_MIB, outputCapBytes: OUTPUT_CAP_BYTES };
   const program: Program = {
     run: (c, uid) =>
       programRun({ kind: "bundle", path: bundlePath }, c, limits, uid, join(floorDir, "cwd")),
-    hidden: kitHiddenFolders(),
     mapStderr: (t) => t,
   };
   // The same chain with Node running `-e 0` instead of the file: Node's ES module loader, which

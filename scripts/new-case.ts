@@ -147,7 +147,7 @@ function nextNumber(
 async function referenceAnswer(c: Case): Promise<{ expected: Expected; note: string }> {
   const prepared = await prepareProgram(
     { kind: "folder", path: join(KIT_ROOT, "solution"), name: "reference" },
-    { memoryMiB: MEMORY_MIB, timeoutMs: TIMEOUT_MS },
+    { memoryMiB: MEMORY_MIB, timeoutMs: TIMEOUT_MS, outputCapBytes: OUTPUT_CAP_BYTES },
   );
   try {
     if (prepared.program === undefined) {

@@ -92,7 +92,7 @@ function scoreText(r: SubmissionResults): string {
 
 /** A batch folder as the submission to grade. */
 function folderTarget(entry: BatchEntry): SubmissionTarget {
-  return { kind: "folder", path: entry.path, name: entry.name };
+  return { kind: "folder", path: entry.path, name: entry.name, within: entry.dir };
 }
 
 /** Grades one folder of the batch; never rejects. */

@@ -6,12 +6,13 @@
  * mistake named on a failed case, space-separated, main_mistake first). Every cell is
  * written by escape.ts csvText: one line, control and bidi characters visible, and a cell a
  * spreadsheet would run as a formula guarded with a leading apostrophe (submission names are
- * chosen by students).
+ * chosen by students); a name's bytes that are not UTF-8 show as `\xNN` (names.ts shownName).
  */
 import { csvText } from "../report/escape.ts";
 import { passed } from "../results.ts";
 import type { resultsJson } from "../report/json.ts";
 import { byCodeUnits } from "./shard.ts";
+import { shownName } from "./names.ts";
 
 /** One submission's results as the results JSON has them (resultsJson, --format json). */
 export type SubmissionResults = ReturnType<typeof resultsJson>;
@@ -79,7 +80,7 @@ export function gradebookCsv(
     .map((s) => {
       const status = new Map(s.cases.map((c) => [c.id, c.status]));
       return [
-        s.submission,
+        shownName(s.submission),
         String(s.score),
         String(s.maxScore),
         String(s.extensionScore),

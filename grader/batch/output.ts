@@ -3,14 +3,15 @@
  *
  *   OUT/shard.json          the manifest: kit stamp, shard (I/N, or null for a whole class), the
  *                           cases, and each submission's name with its results file
- *   OUT/results/<file>.json each submission's results JSON (as --format json writes it)
+ *   OUT/results/<file>.json each submission's results JSON (as --format json writes it), named
+ *                           from the folder name's exact bytes (names.ts resultsFileName), so no
+ *                           two submissions share one, on any file system
  *   OUT/gradebook.csv       see gradebook.ts
  *   OUT/report.html         see report-html.ts
  *
  * The gradebook and the report are built from the results JSON alone, so merging shards gives
  * the bytes an unsharded run gives.
  */
-import { createHash } from "node:crypto";
 import {
   existsSync,
   lstatSync,
@@ -29,9 +30,10 @@ import { gradebookCsv, type CaseInfo, type SubmissionResults } from "./gradebook
 import { safeJson } from "../report/escape.ts";
 import { reportHtml } from "./report-html.ts";
 import { byCodeUnits } from "./shard.ts";
+import { isFolderName, resultsFileName } from "./names.ts";
 
 /** Marks a manifest as this kit's, in this layout. */
-export const MANIFEST_FORMAT = "kafka-range-kit-batch/1";
+export const MANIFEST_FORMAT = "kafka-range-kit-batch/2";
 
 /** OUT/shard.json. */
 export interface Manifest {
@@ -44,23 +46,7 @@ export interface Manifest {
   submissions: { name: string; file: string }[];
 }
 
-/**
- * The results file for a submission name, the same in every shard: the name itself when it is
- * plain (lower-case letters, digits, ".", "_", "-"), otherwise a plain slug of it and a hash of
- * the exact name, so "Alice", "alice" and "al/ice" never share a file, even on a case-insensitive
- * file system.
- */
-export function resultsFileName(name: string): string {
-  if (/^[a-z0-9_][a-z0-9._-]{0,63}$/.test(name)) return `results/${name}.json`;
-  const slug =
-    name
-      .toLowerCase()
-      .replace(/[^a-z0-9._-]+/g, "-")
-      .replace(/^[-.]+|[-.]+$/g, "")
-      .slice(0, 40) || "submission";
-  const hash = createHash("sha256").update(name, "utf8").digest("hex").slice(0, 10);
-  return `results/${slug}-${hash}.json`;
-}
+export { resultsFileName };
 
 /**
  * Makes OUT ready for a new report: creates it, or, when it holds an earlier report (a
@@ -89,11 +75,15 @@ export function prepareReportDir(dir: string): void {
 
 /**
  * Writes one submission's results JSON (as --format json: safeJson, so it parses to the exact
- * strings); returns its path relative to OUT.
+ * strings) into a new file of OUT/results/ (prepareReportDir empties it); returns its path
+ * relative to OUT.
+ *
+ * @throws SetupError when the file exists already: it would be another submission's (names.ts
+ *   makes that impossible for folder names; this is the last guard against overwriting one)
  */
 export function writeSubmissionResults(dir: string, results: SubmissionResults): string {
   const file = resultsFileName(results.submission);
-  writeReportFile(join(dir, file), `${safeJson(results)}\n`);
+  writeReportFile(join(dir, file), `${safeJson(results)}\n`, { exclusive: true });
   return file;
 }
 
@@ -188,7 +178,17 @@ export function readReportDir(dir: string): { manifest: Manifest; results: Submi
   }
   const checked = manifest as unknown as Manifest;
   const validate = resultsValidator();
+  const seen = new Set<string>();
   const results = checked.submissions.map(({ name, file }) => {
+    if (seen.has(name)) {
+      throw new SetupError(`${path} lists submission ${JSON.stringify(name)} twice`);
+    }
+    seen.add(name);
+    if (!isFolderName(name)) {
+      throw new SetupError(
+        `${path}: submission ${JSON.stringify(name)} is not a folder name, so not one a batch writes; rerun that shard with this kit`,
+      );
+    }
     if (file !== resultsFileName(name)) {
       throw new SetupError(
         `${path}: submission ${JSON.stringify(name)} has an unexpected file ${JSON.stringify(file)}`,

@@ -7,6 +7,7 @@
 import { isAbsolute, relative } from "node:path";
 import { userCwd } from "../options.ts";
 import { textLine } from "../report/escape.ts";
+import { shownName } from "./names.ts";
 
 /**
  * A path as the user would type it: relative to where they typed the command when it is inside
@@ -49,7 +50,7 @@ export function batchProgress(
       caseDone: () => {},
       finished(name, line) {
         finished++;
-        stream.write(`[${finished}/${total}] ${textLine(name)}: ${textLine(line)}\n`);
+        stream.write(`[${finished}/${total}] ${textLine(shownName(name))}: ${textLine(line)}\n`);
       },
       end: () => {},
     };
@@ -65,7 +66,7 @@ export function batchProgress(
     const barWidth = Math.min(30, Math.max(10, width - 50));
     const filled = Math.round(share * barWidth);
     const head = `[${"#".repeat(filled)}${"-".repeat(barWidth - filled)}] ${finished}/${total} submissions, ${cases}/${totalCases} cases`;
-    const names = [...running].map((n) => textLine(n)).join(", ");
+    const names = [...running].map((n) => textLine(shownName(n))).join(", ");
     const line = names === "" ? head : `${head}  ${names}`;
     stream.write(`\r\x1b[2K${line.length > width - 1 ? `${line.slice(0, width - 2)}…` : line}`);
     drawn = true;
@@ -87,7 +88,7 @@ export function batchProgress(
       finished++;
       running.delete(name);
       clear();
-      stream.write(`[${finished}/${total}] ${textLine(name)}: ${textLine(line)}\n`);
+      stream.write(`[${finished}/${total}] ${textLine(shownName(name))}: ${textLine(line)}\n`);
       draw(true);
     },
     end() {

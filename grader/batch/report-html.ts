@@ -12,6 +12,7 @@ import { CATALOGUE } from "../diagnose/catalogue.ts";
 import { htmlText } from "../report/escape.ts";
 import { everyRequiredPassed, passed } from "../results.ts";
 import { namedMistakes, type CaseInfo, type SubmissionResults } from "./gradebook.ts";
+import { shownName } from "./names.ts";
 import { byCodeUnits } from "./shard.ts";
 
 /** One bar of a horizontal bar chart. */
@@ -163,7 +164,7 @@ function summaryTable(
       .filter(([, count]) => count > 0)
       .map(([status, count]) => `<span class="${status}">${count} ${status}</span>`)
       .join(", ");
-    return `<tr><td class="name"><a href="#${anchor}">${htmlText(s.submission)}</a></td><td class="num">${s.score}/${s.maxScore}</td><td class="num">${s.extensionScore}/${s.extensionMaxScore}</td><td class="num">${passes}/${cases.length}</td><td>${notPassed}</td><td class="id">${named.map((id) => htmlText(id)).join(", ")}</td></tr>`;
+    return `<tr><td class="name"><a href="#${anchor}">${htmlText(shownName(s.submission))}</a></td><td class="num">${s.score}/${s.maxScore}</td><td class="num">${s.extensionScore}/${s.extensionMaxScore}</td><td class="num">${passes}/${cases.length}</td><td>${notPassed}</td><td class="id">${named.map((id) => htmlText(id)).join(", ")}</td></tr>`;
   });
   return [
     `<table id="submissions"><thead><tr><th>Submission</th><th>Required</th><th>Extension</th><th>Cases passed</th><th>Not passed</th><th>Mistakes named (main first)</th></tr></thead><tbody>`,
@@ -180,7 +181,7 @@ function submissionDetails(anchor: string, s: SubmissionResults): string {
   );
   const problem = s.cases.find((c) => c.reason === "build-error");
   return [
-    `<details id="${anchor}"><summary><b class="name">${htmlText(s.submission)}</b>: ${s.score}/${s.maxScore} required, ${s.extensionScore}/${s.extensionMaxScore} extension</summary>`,
+    `<details id="${anchor}"><summary><b class="name">${htmlText(shownName(s.submission))}</b>: ${s.score}/${s.maxScore} required, ${s.extensionScore}/${s.extensionMaxScore} extension</summary>`,
     problem === undefined ? "" : `<p class="error">${htmlText(problem.message)}</p>`,
     `<table><thead><tr><th>Case</th><th>Status</th><th>Points</th><th>Mistake</th></tr></thead><tbody>`,
     ...rows,

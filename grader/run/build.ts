@@ -47,14 +47,14 @@ export interface BuildResult {
   sourceMap?: SourceMapPayload;
 }
 
-/** Folders hidden from the bundler besides the kit's own and the submission's. */
+/** Where a submission lies, for staging it. */
 export interface BuildOptions {
-  /** Private cases, the batch folder, the reports: whatever the caller keeps from programs. */
-  hidden?: readonly string[];
+  /** The batch folder holding the submission, if any: see stage.ts stageSubmission. */
+  within?: string | undefined;
 }
 
 /** The bundler's limits: a bundle of a few files takes well under a second of CPU. */
-const BUILD_LIMITS = { cpuSeconds: 60, dataMiB: 2048 };
+const BUILD_LIMITS = { cpuSeconds: 60, dataMiB: 2048, fileBytes: 64 * 1024 * 1024 };
 /** The worker prints one short JSON line (20 errors at most). */
 const WORKER_OUTPUT_CAP = 1024 * 1024;
 /** A bundle or map bigger than this is not one of a submission's 4 MiB of sources. */
@@ -131,7 +131,6 @@ async function bundleStaged(
   staged: StagedSubmission,
   submissionDir: string,
   outDir: string,
-  hidden: readonly string[],
 ): Promise<BuildResult> {
   const out = join(staged.root, "out");
   mkdirSync(out, { mode: 0o700 });
@@ -141,8 +140,6 @@ async function bundleStaged(
     out,
     args: (p) => [`${p.worker}/build-worker.mjs`, JSON.stringify({ src: p.src, out: p.out })],
     limits: BUILD_LIMITS,
-    hidden: [...hidden, outDir],
-    submissionDir,
     outputCapBytes: WORKER_OUTPUT_CAP,
   });
   const roots = [SANDBOX_DIR, staged.root, paths.copyRoot];
@@ -179,7 +176,8 @@ async function bundleStaged(
  * literal path, and bundles the copy in the confined worker.
  *
  * @param submissionDir the submission folder (holding src/main.ts)
- * @param options folders to hide from the bundler besides the kit's own and the submission
+ * @param options where it lies: the batch folder holding it, if any (staging follows no link
+ *   below that folder)
  * @returns the bundle's path and source map, or the build errors (each naming a file relative to
  *   the submission, `src/...`, and no path outside it); never throws for a broken submission
  */
@@ -190,7 +188,7 @@ export async function buildSubmission(
   const outDir = mkdtempSync(join(tmpdir(), "kit-grade-"));
   let staged: StagedSubmission;
   try {
-    staged = stageSubmission(submissionDir);
+    staged = stageSubmission(submissionDir, undefined, options.within);
   } catch (error) {
     if (error instanceof StageError) return { outDir, errors: error.problems };
     throw error;
@@ -203,7 +201,7 @@ export async function buildSubmission(
     // can expand nothing outside it); a refused import wins, and the bundle is then discarded.
     const [computed, bundled] = await Promise.all([
       checkLiteralImports(staged),
-      bundleStaged(staged, submissionDir, outDir, options.hidden ?? []),
+      bundleStaged(staged, submissionDir, outDir),
     ]);
     if (computed.length > 0) {
       if (bundled.bundle !== undefined) rmSync(bundled.bundle, { force: true });

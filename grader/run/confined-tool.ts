@@ -2,12 +2,13 @@
  * Running a tool that reads submitted code (the bundler's worker, tsc) inside the sandbox, over a
  * staged copy only (stage.ts), and making what it says safe to show.
  *
- * In the namespaced modes the tool runs as a run identity (root mode) and sees, besides the system
- * folders any program sees: the copy's src/ read-only at /dev/shm/src, an output folder writable
- * at /dev/shm/out, the packages it needs read-only at /dev/shm/node_modules/<name>, and the build
- * worker's folder read-only at /dev/shm/worker. Every hidden folder (the kit's answers and grader,
- * the submission itself, private cases, reports) is covered. In mode none it runs unconfined, with
- * the kernel limits only, but still over the copy.
+ * In the namespaced modes the tool runs as a run identity (root mode) in a root built from the
+ * sandbox's allow-list, and sees, besides the system folders any program sees: the copy's src/
+ * read-only at /dev/shm/src, an output folder writable at /dev/shm/out, the packages it needs
+ * read-only at /dev/shm/node_modules/<name>, and the build worker's folder read-only at
+ * /dev/shm/worker. Nothing else of the machine exists for it: not the kit, not the submission
+ * itself, not private cases or reports. In mode none it runs unconfined, with the kernel limits
+ * only, but still over the copy.
  */
 import { chownSync, existsSync, readFileSync, realpathSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -15,7 +16,6 @@ import { dirname, join, posix } from "node:path";
 import { fileURLToPath } from "node:url";
 import { KIT_ROOT } from "../kit.ts";
 import { runIdentities } from "./identities.ts";
-import { kitHiddenFolders } from "./program.ts";
 import { runProcess, type RawRun } from "./run-process.ts";
 import {
   confinedSpec,
@@ -105,10 +105,6 @@ export interface ToolRun {
   /** The command line (`node` is process.execPath), given where things are. */
   args(paths: ToolPaths): string[];
   limits: KernelLimits;
-  /** Folders to hide besides the kit's own and the submission's. */
-  hidden: readonly string[];
-  /** The submission folder itself (hidden: only the copy is the tool's to read). */
-  submissionDir: string;
   /** Bytes kept of each output stream. */
   outputCapBytes: number;
 }
@@ -161,20 +157,6 @@ export async function runTool(tool: ToolRun): Promise<{ run: RawRun; paths: Tool
   try {
     // The output folder is the run's own to write, and no one else's.
     if (uid !== undefined) chownSync(tool.out, uid, uid);
-    let submission = tool.submissionDir;
-    try {
-      submission = realpathSync(submission);
-    } catch {
-      // Staging has already said it is missing.
-    }
-    const hidden = [
-      ...kitHiddenFolders(),
-      ...tool.hidden,
-      tool.submissionDir,
-      submission,
-      // The copy's own root (its src/ and out/ are bound before it is covered).
-      tool.staged.root,
-    ];
     const spec = confinedSpec(
       {
         command: process.execPath,
@@ -186,11 +168,12 @@ export async function runTool(tool: ToolRun): Promise<{ run: RawRun; paths: Tool
         env: programEnv(),
         uid,
       },
-      hidden,
       f,
     );
+    const backstops = wallBackstops(tool.limits.cpuSeconds);
     const run = await runProcess(spec, {
-      timeoutMs: wallBackstops(tool.limits.cpuSeconds).capMs,
+      timeoutMs: backstops.capMs,
+      idle: backstops.idle,
       outputCapBytes: tool.outputCapBytes,
     });
     return { run, paths };

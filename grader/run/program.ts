@@ -2,10 +2,8 @@
  * What one case's program is, as a confined run (sandbox.ts): a bundled TypeScript submission run
  * with Node under its permission model, or any command (--cmd) run with `sh -c`.
  */
-import { readFileSync, statSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { basename, dirname } from "node:path";
 import type { Case } from "../cases/load.ts";
-import { KIT_ROOT } from "../kit.ts";
 import {
   programEnv,
   SANDBOX_DIR,
@@ -22,55 +20,33 @@ export function cpuSecondsFor(timeoutMs: number): number {
   return Math.max(1, Math.ceil(timeoutMs / 1000));
 }
 
-/** The kernel limits for a case: CPU from the time limit, data memory from the heap limit. */
-export function kernelLimits(limits: { timeoutMs: number; memoryMiB: number }): KernelLimits {
+/** The limits a program runs with: the per-case CPU time (ms), heap (MiB) and output cap (bytes). */
+export interface ProgramLimits {
+  timeoutMs: number;
+  memoryMiB: number;
+  outputCapBytes: number;
+}
+
+/**
+ * The kernel limits for a case: CPU from the time limit, data memory from the heap limit, and
+ * files (standard output and error are files) one 512-byte block above the output cap, so that
+ * an output of exactly the cap is whole and a longer one is seen to be longer.
+ */
+export function kernelLimits(limits: ProgramLimits): KernelLimits {
   return {
     cpuSeconds: cpuSecondsFor(limits.timeoutMs),
     dataMiB: limits.memoryMiB + DATA_BEYOND_HEAP_MIB,
+    fileBytes: limits.outputCapBytes + 512,
   };
 }
 
-/**
- * The kit's folders no program may see: the golden cases, the reference, the tests (vectors and
- * recorded answers) and the grader (its diagnosis data). Those a handout lacks simply do not exist.
- */
-export function kitHiddenFolders(): string[] {
-  // .git holds every answer in its history; .grader the compiled grader (with the mutants).
-  return [
-    ...["fixtures", "solution", "test", "grader", "scripts", ".grader"].map((d) =>
-      join(KIT_ROOT, d),
-    ),
-    ...gitFolders(KIT_ROOT),
-  ];
-}
-
-/**
- * The kit's git folders: `.git`, and when `.git` is a file (a worktree: `gitdir: PATH`) the
- * folder it names and the repository's common folder too, where the history is.
- */
-function gitFolders(root: string): string[] {
-  const dotGit = join(root, ".git");
-  try {
-    if (statSync(dotGit).isDirectory()) return [dotGit];
-    const named = /^gitdir:\s*(.+)$/m.exec(readFileSync(dotGit, "utf8"))?.[1]?.trim();
-    if (named === undefined) return [dotGit];
-    const gitDir = resolve(root, named);
-    let common = gitDir;
-    try {
-      common = resolve(gitDir, readFileSync(join(gitDir, "commondir"), "utf8").trim());
-    } catch {
-      // No commondir: the folder named is the whole repository.
-    }
-    return [...new Set([dotGit, gitDir, common])];
-  } catch {
-    return [dotGit];
-  }
-}
-
-/** Where a bundle's folder appears inside the sandbox. */
+/** Where a bundle is copied inside the sandbox (a tmpfs of the run's own). */
 export const PROGRAM_DIR = `${SANDBOX_DIR}/program`;
 
-/** A built TypeScript submission (its bundle file) or a command line. */
+/**
+ * A built TypeScript submission (its bundle file) or a command line run in its folder (`--cmd
+ * COMMAND DIR`: DIR is all of the machine's files it sees besides the system's).
+ */
 export type ProgramTarget =
   { kind: "bundle"; path: string } | { kind: "command"; command: string; cwd: string };
 
@@ -79,14 +55,14 @@ export type ProgramTarget =
  *
  * @param target the bundle or the command
  * @param c the case: its mode (`--decode`) and input (standard input)
- * @param limits the per-case CPU limit (ms) and heap limit (MiB)
+ * @param limits the per-case CPU limit (ms), heap limit (MiB) and output cap (bytes)
  * @param uid the run identity (root mode)
  * @param workDir an empty real folder to start in when the sandbox has no namespaces
  */
 export function programRun(
   target: ProgramTarget,
   c: Case,
-  limits: { timeoutMs: number; memoryMiB: number },
+  limits: ProgramLimits,
   uid: number | undefined,
   workDir?: string,
 ): ConfinedRun {
@@ -99,6 +75,7 @@ export function programRun(
     stdin: c.inputText,
     env: { ...programEnv(), PATH: "/usr/bin:/bin" },
     uid,
+    binds: [],
   };
   if (target.kind === "command") {
     return {
@@ -107,14 +84,12 @@ export function programRun(
       env: programEnv(),
       command: "/bin/sh",
       args: ["-c", [target.command, ...decode].join(" ")],
-      binds: [],
       cwd: target.cwd,
       visibleInPlace: target.cwd,
     };
   }
-  const dir = target.path.slice(0, target.path.lastIndexOf("/"));
-  const name = target.path.slice(dir.length + 1);
-  const bundle = namespaced ? `${PROGRAM_DIR}/${name}` : target.path;
+  // Copied into the run rather than bound: a bind would name the build folder in the mount table.
+  const bundle = namespaced ? `${PROGRAM_DIR}/${basename(target.path)}` : target.path;
   return {
     ...common,
     command: process.execPath,
@@ -126,7 +101,7 @@ export function programRun(
       bundle,
       ...decode,
     ],
-    binds: [{ source: dir, target: PROGRAM_DIR }],
-    cwd: namespaced ? "/tmp" : (workDir ?? dir),
+    copy: { source: target.path, target: bundle },
+    cwd: namespaced ? "/tmp" : (workDir ?? dirname(target.path)),
   };
 }

@@ -1,30 +1,61 @@
 /**
- * Running one case: the submission's program as its own process, its input on standard input,
- * with a wall-clock limit and a cap on each output stream. The process leads its own process
- * group, and the whole group is killed at a limit and when the grader exits, so nothing a case
- * starts outlives it (unless it leaves the group itself: see docs/sandbox.md).
+ * Running one process to its end: its input from a file, its standard output and error into
+ * files, and what it did decided from what was measured for it, never from when the grader got
+ * round to looking. The process leads its own process group, and the whole group is killed at a
+ * limit and when the grader exits, so nothing a case starts outlives it (unless it leaves the
+ * group itself: see docs/sandbox.md).
+ *
+ * Nothing the program does waits on the grader: its input is a file, its output goes to files
+ * that the kernel caps (the sandbox's RLIMIT_FSIZE), so a grader that is busy or blocked can make
+ * a run's result come later, never different. A wall-clock stop is decided only for a run that has
+ * not ended: the sandbox's wrapper writes the program's status to its report file as the program
+ * ends, and every timer reads that file before it acts.
  */
 import { spawn } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import {
+  closeSync,
+  fstatSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { constants as osConstants } from "node:os";
+import { runFileStem } from "./run-files.ts";
 
 export interface RunLimits {
-  /** Wall-clock limit in milliseconds. */
+  /**
+   * Wall-clock cap, milliseconds: a run still going then is stopped (`timedOut`). The sandbox's
+   * caps (wallBackstops) are long enough that only a run using almost no CPU can reach them.
+   */
   timeoutMs: number;
   /**
-   * Stop the process earlier when, over a whole window, its process tree used less than
-   * `minCpuMs` of CPU: it sleeps or waits. A busy program, however slowed by a loaded machine,
-   * always gets some CPU, so this does not depend on load (Linux only; elsewhere not checked).
+   * Stop the process earlier when, over a window, its process tree used less than `minCpuFraction`
+   * of the time that passed in CPU: it sleeps or waits. A busy program, however slowed by a loaded
+   * machine, always gets some CPU, so this does not depend on load (Linux only; elsewhere not
+   * checked).
    */
-  idle?: { windowMs: number; minCpuMs: number };
+  idle?: { windowMs: number; minCpuFraction: number };
+  /**
+   * When the grading's time budget (--time-budget) ends, milliseconds from now: a run still going
+   * then is stopped and marked `budget`. The one limit that depends on the clock, by design.
+   */
+  budgetMs?: number;
   /**
    * Limits on the whole process tree, polled every half second from /proc (Linux): CPU time in
    * ms and resident memory in bytes, summed over every process of the run. The kernel's per-process
    * limits cannot see a program that spreads its work over forked children (a --cmd program can).
    */
   tree?: { cpuMs: number; rssBytes: number };
-  /** Bytes kept from each of standard output and standard error; more kills the process. */
+  /** Bytes of standard output kept; a longer output is `outputCapped`. */
   outputCapBytes: number;
+  /**
+   * Bytes of standard error kept, from its start (default: outputCapBytes); its whole length
+   * still counts against outputCapBytes.
+   */
+  stderrKeepBytes?: number;
   /** Kills the process group when it fires (watch mode: a new save, or Ctrl-C). */
   signal?: AbortSignal;
 }
@@ -37,30 +68,18 @@ export interface ProcessSpec {
   cwd?: string;
   /** The complete environment (nothing is inherited beyond it). */
   env: NodeJS.ProcessEnv;
-  /** Written to standard input, which is then closed. */
+  /** The process's standard input (a file it reads at its own pace). */
   stdin: string;
   /**
-   * The process reports on fd 3 (the sandbox's wrapper shell, sandbox.ts): `status N` for the
-   * program's exit status, then the output of `times`, whose last line is the CPU time of the
-   * program. Without it, exit status and signal are the process's own and CPU time is unknown.
+   * The process reports on fd 3 (the sandbox's wrapper shell, sandbox.ts): `start` and `end`
+   * (seconds since boot), `status N` for the program's exit status, then the output of `times`,
+   * whose last line is the CPU time of the program. Without it, exit status and signal are the
+   * process's own and CPU time is unknown.
    */
   reportFd?: boolean;
-  /** Called once the process has ended (e.g. to remove its mount table). */
+  /** Called once the process has ended (e.g. to remove its mount tables). */
   cleanup?: () => void;
-  /**
-   * Every process that could hold the output pipes dies with this one (a PID namespace with
-   * --kill-child): after it exits, the pipes are read to their end, however long the grader takes
-   * to read them. Without it, a process that escaped the group could hold them open forever, so
-   * they are given up once nothing has come through them for a while after the exit.
-   */
-  pipesCloseOnExit?: boolean;
 }
-
-/**
- * Without pipesCloseOnExit: how long after the exit, with nothing read, before the pipes are
- * given up. Reset by every chunk, so a big answer still being read is never cut short.
- */
-const PIPES_IDLE_AFTER_EXIT_MS = 2000;
 
 /** What happened when a process ran; the verdict is decided elsewhere (verdict/). */
 export interface RawRun {
@@ -68,12 +87,15 @@ export interface RawRun {
   signal: NodeJS.Signals | null;
   stdout: string;
   stderr: string;
-  /** Which stream went over the output cap, if one did (the process was then killed). */
+  /** Which stream went over the output cap, if one did (the kernel then stopped the program). */
   outputCapped: "stdout" | "stderr" | null;
+  /** Stopped by the wall clock before it ended (idle, the cap, or the time budget). */
   timedOut: boolean;
-  /** Stopped by the idle check (it used almost no CPU for a whole window), not the hard limit. */
+  /** Stopped by the idle check (it used almost no CPU for a whole window), not the cap. */
   idle: boolean;
-  /** Stopped because its process tree as a whole went over a limit (RunLimits.tree). */
+  /** Stopped because the grading's time budget ran out (RunLimits.budgetMs). */
+  budget: boolean;
+  /** Its process tree as a whole went over a limit (RunLimits.tree). */
   treeLimit: "cpu" | "memory" | null;
   /** The process could not be started at all (e.g. a --cmd that does not exist). */
   spawnError: string | null;
@@ -81,6 +103,10 @@ export interface RawRun {
   sandboxError: string | null;
   /** CPU time (user + system) the program used, in milliseconds, when the sandbox reported it. */
   cpuMs: number | null;
+  /**
+   * Wall time of the program, ms: from the sandbox's wrapper (just before and after the program)
+   * where it reports, else from the grader's spawn to its noticing the end.
+   */
   durationMs: number;
 }
 
@@ -99,17 +125,26 @@ function timesSeconds(field: string): number {
  * Reads the wrapper's report (see ProcessSpec.reportFd).
  *
  * @returns the program's status (exit code, or signal for a status above 128), its CPU time in
- *   ms, and the sandbox's own failure line, each null when absent
+ *   ms, its wall time in ms (from the wrapper's `start` and `end`, 10 ms steps), and the sandbox's
+ *   own failure line, each null when absent; `ended` once the status line is there (the program
+ *   has ended, by itself or by the kernel's limits)
  */
 export function parseReport(text: string): {
+  ended: boolean;
   exitCode: number | null;
   signal: NodeJS.Signals | null;
   cpuMs: number | null;
+  wallMs: number | null;
   sandboxError: string | null;
 } {
   const lines = text.split("\n").filter((l) => l.trim() !== "");
   const failure = lines.find((l) => l.startsWith("sandbox "));
   const status = lines.find((l) => l.startsWith("status "));
+  const uptime = (word: string) => {
+    const line = lines.find((l) => l.startsWith(`${word} `));
+    const seconds = line === undefined ? Number.NaN : Number(line.slice(word.length + 1));
+    return Number.isFinite(seconds) ? seconds : undefined;
+  };
   let exitCode: number | null = null;
   let signal: NodeJS.Signals | null = null;
   if (status !== undefined) {
@@ -123,7 +158,17 @@ export function parseReport(text: string): {
     const seconds = timesSeconds(children[0] ?? "") + timesSeconds(children[1] ?? "");
     if (Number.isFinite(seconds)) cpuMs = Math.round(seconds * 1000);
   }
-  return { exitCode, signal, cpuMs, sandboxError: failure ?? null };
+  const start = uptime("start");
+  const end = uptime("end");
+  const wallMs = start === undefined || end === undefined ? null : Math.round((end - start) * 1000);
+  return {
+    ended: status !== undefined,
+    exitCode,
+    signal,
+    cpuMs,
+    wallMs,
+    sandboxError: failure ?? null,
+  };
 }
 
 /** Process groups still running, killed if the grader exits or is interrupted. */
@@ -232,145 +277,166 @@ export function treeCpuMs(pid: number): number {
   return treeUsage(pid).cpuMs;
 }
 
+/** The first `keep` bytes of an open file, and its whole length in bytes. */
+function readStart(fd: number, keep: number): { text: string; size: number } {
+  const size = fstatSync(fd).size;
+  const buffer = Buffer.alloc(Math.min(size, keep));
+  let length = 0;
+  while (length < buffer.length) {
+    const n = readSync(fd, buffer, length, buffer.length - length, length);
+    if (n === 0) break;
+    length += n;
+  }
+  return { text: buffer.subarray(0, length).toString("utf8"), size };
+}
+
+/** True once /proc says the process has ended (a zombie not yet reaped, or gone); Linux only. */
+function processEnded(pid: number): boolean {
+  if (process.platform !== "linux") return false;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2).startsWith("Z");
+  } catch {
+    return true;
+  }
+}
+
+/** Why the grader stopped a run (the first reason wins). */
+type StopReason = "idle" | "cap" | "budget" | "tree-cpu" | "tree-memory" | "abort";
+
 /**
  * Runs a process to completion or to a limit. Never rejects: every outcome is a RawRun.
  *
+ * Its standard input, output and error are files of the grader's (runFileStem), so the process
+ * never waits on the grader. A stop by a timer or a poll (idle, the cap, the time budget, the
+ * tree's limits) applies only while the run has not ended: each first reads the wrapper's report
+ * (or /proc) and does nothing once the program has ended; and a run whose report shows how the
+ * program ended is judged by that, whatever the grader did after.
+ *
  * @param spec what to run, where, with which environment and input
- * @param limits the wall-clock limit and the per-stream output cap
+ * @param limits the wall-clock stops, the tree limits and the bytes kept of each output
  */
 export function runProcess(spec: ProcessSpec, limits: RunLimits): Promise<RawRun> {
   installCleanup();
   const started = performance.now();
+  const stem = runFileStem();
+  const files = {
+    stdin: `${stem}.in`,
+    stdout: `${stem}.out`,
+    stderr: `${stem}.err`,
+    report: `${stem}.report`,
+  };
+  writeFileSync(files.stdin, spec.stdin, { mode: 0o600 });
+  const fds = {
+    stdin: openSync(files.stdin, "r"),
+    stdout: openSync(files.stdout, "w+", 0o600),
+    stderr: openSync(files.stderr, "w+", 0o600),
+    report: spec.reportFd === true ? openSync(files.report, "w+", 0o600) : undefined,
+  };
+  const reportNow = () =>
+    fds.report === undefined ? undefined : parseReport(readStart(fds.report, 4096).text);
   return new Promise((resolve) => {
     const child = spawn(spec.command, spec.args, {
       cwd: spec.cwd,
       env: spec.env,
       detached: process.platform !== "win32", // its own process group, so the group can be killed
-      stdio: spec.reportFd === true ? ["pipe", "pipe", "pipe", "pipe"] : ["pipe", "pipe", "pipe"],
+      stdio: [fds.stdin, fds.stdout, fds.stderr, ...(fds.report === undefined ? [] : [fds.report])],
       windowsHide: true,
     });
+    // The child has its own copies; the grader reads the output files through its own later.
+    closeSync(fds.stdin);
     const pid = child.pid;
     if (pid !== undefined) running.add(pid);
 
-    const chunks = { stdout: [] as Buffer[], stderr: [] as Buffer[] };
-    // The wrapper's report: a few short lines; capped all the same.
-    let report = "";
-    const reportStream = spec.reportFd === true ? child.stdio[3] : null;
-    reportStream?.on("data", (chunk: Buffer) => {
-      if (report.length < 4096) report += chunk.toString("utf8");
-    });
-    reportStream?.on("error", () => {});
-    const sizes = { stdout: 0, stderr: 0 };
-    let outputCapped: RawRun["outputCapped"] = null;
-    let timedOut = false;
-    let idle = false;
-    let treeLimit: RawRun["treeLimit"] = null;
+    let stopped: StopReason | null = null;
     let spawnError: string | null = null;
     let settled = false;
-
-    const stop = () => {
+    // Ended by itself (or by the kernel): the wrapper's report has its status, or the process
+    // has exited. Every stop below asks first, so a late timer never touches a finished run.
+    const ended = () => reportNow()?.ended === true || (pid !== undefined && processEnded(pid));
+    const stop = (reason: StopReason) => {
+      if (stopped !== null) return;
+      if (reason !== "abort" && ended()) return;
+      stopped = reason;
       if (pid !== undefined) killGroup(pid);
       else child.kill("SIGKILL");
     };
-    const timer = setTimeout(() => {
-      timedOut = true;
-      stop();
-    }, limits.timeoutMs);
-    let lastCpu = 0;
-    const idleCheck =
-      limits.idle === undefined || pid === undefined || process.platform !== "linux"
-        ? undefined
-        : setInterval(() => {
-            const cpu = treeCpuMs(pid);
-            if (cpu - lastCpu < (limits.idle?.minCpuMs ?? 0)) {
-              timedOut = true;
-              idle = true;
-              stop();
-            }
-            lastCpu = cpu;
-          }, limits.idle.windowMs);
-    const treeCheck =
-      limits.tree === undefined || pid === undefined || process.platform !== "linux"
-        ? undefined
-        : setInterval(() => {
-            const usage = treeUsage(pid);
-            if (usage.cpuMs > (limits.tree?.cpuMs ?? Infinity)) treeLimit = "cpu";
-            else if (usage.rssBytes > (limits.tree?.rssBytes ?? Infinity)) treeLimit = "memory";
-            if (treeLimit !== null) stop();
-          }, 500);
-    limits.signal?.addEventListener("abort", stop, { once: true });
-    if (limits.signal?.aborted === true) stop();
-
-    for (const stream of ["stdout", "stderr"] as const) {
-      child[stream].on("data", (chunk: Buffer) => {
-        const room = limits.outputCapBytes - sizes[stream];
-        if (room > 0) chunks[stream].push(room >= chunk.length ? chunk : chunk.subarray(0, room));
-        sizes[stream] += chunk.length;
-        if (sizes[stream] > limits.outputCapBytes && outputCapped === null) {
-          outputCapped = stream;
-          stop();
-        }
-      });
+    const timers: NodeJS.Timeout[] = [];
+    timers.push(setTimeout(() => stop("cap"), Math.max(1, limits.timeoutMs)));
+    if (limits.budgetMs !== undefined)
+      timers.push(setTimeout(() => stop("budget"), Math.max(1, limits.budgetMs)));
+    if (limits.idle !== undefined && pid !== undefined && process.platform === "linux") {
+      const { windowMs, minCpuFraction } = limits.idle;
+      let last = { at: performance.now(), cpuMs: 0 };
+      timers.push(
+        setInterval(() => {
+          // Measured over the time that really passed, however late this timer fires.
+          const now = { at: performance.now(), cpuMs: treeCpuMs(pid) };
+          if (now.cpuMs - last.cpuMs < minCpuFraction * (now.at - last.at)) stop("idle");
+          last = now;
+        }, windowMs),
+      );
     }
-    // A program that exits without reading its input makes the write fail with EPIPE: harmless.
-    child.stdin.on("error", () => {});
-    child.stdin.end(spec.stdin);
+    if (limits.tree !== undefined && pid !== undefined && process.platform === "linux") {
+      const tree = limits.tree;
+      timers.push(
+        setInterval(() => {
+          const usage = treeUsage(pid);
+          if (usage.cpuMs > tree.cpuMs) stop("tree-cpu");
+          else if (usage.rssBytes > tree.rssBytes) stop("tree-memory");
+        }, 500),
+      );
+    }
+    const abort = () => stop("abort");
+    limits.signal?.addEventListener("abort", abort, { once: true });
+    if (limits.signal?.aborted === true) abort();
 
-    child.on("exit", () => {
-      // The program has exited: kill what it left in its group. What is still in the pipes is
-      // the program's output and is read to the end (cutting it after a fixed time made a big
-      // answer invalid JSON on a busy machine). Only where an escaped process might hold a pipe
-      // open, the pipes are given up once they have been quiet for a while.
-      if (pid !== undefined) killGroup(pid);
-      if (spec.pipesCloseOnExit === true) return;
-      let quiet: NodeJS.Timeout | undefined;
-      const giveUpWhenQuiet = () => {
-        clearTimeout(quiet);
-        quiet = setTimeout(() => {
-          child.stdout.destroy();
-          child.stderr.destroy();
-          reportStream?.destroy();
-        }, PIPES_IDLE_AFTER_EXIT_MS).unref();
-      };
-      giveUpWhenQuiet();
-      child.stdout.on("data", giveUpWhenQuiet);
-      child.stderr.on("data", giveUpWhenQuiet);
-    });
     const finish = (exitCode: number | null, signal: NodeJS.Signals | null) => {
       if (settled) return;
       settled = true;
-      clearTimeout(timer);
-      if (idleCheck !== undefined) clearInterval(idleCheck);
-      if (treeCheck !== undefined) clearInterval(treeCheck);
-      limits.signal?.removeEventListener("abort", stop);
+      for (const timer of timers) clearTimeout(timer);
+      limits.signal?.removeEventListener("abort", abort);
       // The leader has exited; anything it left behind in its group goes now.
       if (pid !== undefined) {
         killGroup(pid);
         running.delete(pid);
       }
-      const text = (stream: "stdout" | "stderr") => {
-        const body = Buffer.concat(chunks[stream]).toString("utf8");
-        return outputCapped === stream
-          ? `${body}\n[… ${stream} truncated by the grader at ${limits.outputCapBytes} bytes]`
-          : body;
-      };
+      const report = reportNow();
+      const cap = limits.outputCapBytes;
+      const out = readStart(fds.stdout, cap);
+      const err = readStart(fds.stderr, Math.min(cap, limits.stderrKeepBytes ?? cap));
+      for (const fd of [fds.stdout, fds.stderr, fds.report]) if (fd !== undefined) closeSync(fd);
+      for (const file of Object.values(files)) rmSync(file, { force: true });
       spec.cleanup?.();
-      const reported = spec.reportFd === true ? parseReport(report) : undefined;
-      const fromReport =
-        reported !== undefined && (reported.exitCode !== null || reported.signal !== null);
+      const outputCapped = out.size > cap ? "stdout" : err.size > cap ? "stderr" : null;
+      const text = (stream: "stdout" | "stderr", body: string) =>
+        outputCapped === stream
+          ? `${body}\n[… ${stream} truncated by the grader at ${cap} bytes]`
+          : body;
+      // How the program ended, when the wrapper saw it end: then no stop of the grader's counts.
+      const own = report?.ended === true ? report : undefined;
+      const by = own === undefined ? stopped : stopped === "abort" ? "abort" : null;
+      // The tree's CPU read at the end too: a poll that came late changes nothing.
+      const treeCpuOver =
+        own !== undefined &&
+        own.signal === null &&
+        limits.tree !== undefined &&
+        (own.cpuMs ?? 0) > limits.tree.cpuMs;
       resolve({
-        exitCode: fromReport ? reported.exitCode : exitCode,
-        signal: fromReport ? reported.signal : signal,
-        sandboxError: reported?.sandboxError ?? null,
-        cpuMs: reported?.cpuMs ?? null,
-        stdout: text("stdout"),
-        stderr: text("stderr"),
+        exitCode: own !== undefined ? own.exitCode : exitCode,
+        signal: own !== undefined ? own.signal : signal,
+        sandboxError: report?.sandboxError ?? null,
+        cpuMs: report?.cpuMs ?? null,
+        stdout: text("stdout", out.text),
+        stderr: text("stderr", err.text),
         outputCapped,
-        timedOut,
-        idle,
-        treeLimit,
+        timedOut: by === "idle" || by === "cap" || by === "budget",
+        idle: by === "idle",
+        budget: by === "budget",
+        treeLimit:
+          by === "tree-cpu" || treeCpuOver ? "cpu" : by === "tree-memory" ? "memory" : null,
         spawnError,
-        durationMs: performance.now() - started,
+        durationMs: report?.wallMs ?? performance.now() - started,
       });
     };
     child.on("close", finish);

@@ -4,29 +4,38 @@
  * in docs/sandbox.md; in short:
  *
  * - `root` (the grader runs as root on Linux, as CI and Gradescope run it): every run gets its own
- *   PID, network and mount namespace (`unshare`), runs as a run identity no other grader on the
- *   machine holds (identities.ts), sees fresh private /tmp, /var/tmp and /dev/shm, sees none of the
- *   folders holding answers, submissions or reports (each covered by an empty read-only tmpfs), and
- *   dies with the grader (parent-death signal; the namespace's init takes everything with it).
+ *   PID, network and mount namespace (`unshare`) and a root of its own built from an allow-list
+ *   alone (rootTables: the system folders read-only, private /tmp, /var/tmp and /dev/shm, a few
+ *   devices, what the run is given; then pivot_root), so nothing of the kit, the submissions or
+ *   the reports exists for it; it runs as a run identity no other grader on the machine holds
+ *   (identities.ts) and dies with the grader (parent-death signal; the namespace's init takes
+ *   everything with it).
  * - `user-namespace` (not root, but the kernel allows unprivileged user namespaces): the same
- *   namespaces and hidden folders through a user namespace; the program runs with the grader's own
- *   uid but without capabilities, so it can write where your user can, outside the hidden folders.
+ *   namespaces and root through a user namespace; the program runs with the grader's own uid but
+ *   without capabilities.
  * - `none` (neither): only Node's permission model, the limits and a minimal environment. `--batch`
  *   and `--cmd` then refuse to run unless `--allow-unisolated` is given.
  *
- * In every mode the kernel decides the limits, not the clock: CPU seconds (`ulimit -t`) and data
- * memory (`ulimit -d`, which Node honours for Buffers too), with the wall clock only a generous
- * backstop for programs that sleep. A shell between the sandbox and the program reports the
- * program's exit status and the CPU time it used (`times`) on a file descriptor the program does
- * not inherit.
+ * In every mode the kernel decides the limits, not the clock: CPU seconds (`ulimit -t`), data
+ * memory (`ulimit -d`, which Node honours for Buffers too) and file size (`ulimit -f`: standard
+ * output and error are files), with the wall clock only a backstop for programs that use almost no
+ * CPU. A shell between the sandbox and the program reports the program's exit status, its start
+ * and end and the CPU time it used (`times`) on a file descriptor the program does not inherit.
  */
-import { execFile, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve, sep } from "node:path";
+import { spawn, spawnSync, type StdioOptions } from "node:child_process";
+import {
+  closeSync,
+  existsSync,
+  openSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
+import { dirname, join, resolve, sep } from "node:path";
 import { SetupError } from "../errors.ts";
-import { KIT_ROOT } from "../kit.ts";
 import { IDENTITY_BASE } from "./identities.ts";
+import { runFileStem, runsFolder } from "./run-files.ts";
 import type { ProcessSpec } from "./run-process.ts";
 
 export type IsolationMode = "root" | "user-namespace" | "none";
@@ -71,36 +80,57 @@ interface Probe {
   args: string[];
   timeoutMs: number;
   env?: NodeJS.ProcessEnv;
+  /** The command reports on fd 3 (the sandbox's wrapper): given /dev/null there. */
+  reportFd?: boolean;
+  /** Called once the probe has ended. */
+  cleanup?: (() => void) | undefined;
+}
+
+/** The probe's standard streams: fd 3 on /dev/null where it reports there. */
+function probeStdio(p: Probe): { stdio: StdioOptions; close: () => void } {
+  if (p.reportFd !== true) return { stdio: ["ignore", "pipe", "pipe"], close: () => {} };
+  const fd = openSync("/dev/null", "w");
+  return { stdio: ["ignore", "pipe", "pipe", fd], close: () => closeSync(fd) };
 }
 
 /** Runs a probe and waits for it (the grader's first start; tests). */
 function probeSync(p: Probe): ProbeResult {
-  const r = spawnSync(p.command, p.args, {
-    encoding: "utf8",
-    timeout: p.timeoutMs,
-    ...(p.env === undefined ? {} : { env: p.env }),
-  });
-  return { status: r.status, stdout: r.stdout ?? "", stderr: r.stderr ?? "", error: r.error };
+  const { stdio, close } = probeStdio(p);
+  try {
+    const r = spawnSync(p.command, p.args, {
+      encoding: "utf8",
+      timeout: p.timeoutMs,
+      stdio,
+      ...(p.env === undefined ? {} : { env: p.env }),
+    });
+    return { status: r.status, stdout: r.stdout ?? "", stderr: r.stderr ?? "", error: r.error };
+  } finally {
+    close();
+    p.cleanup?.();
+  }
 }
 
 /** Runs a probe without blocking, so that probes run beside each other and the grader's setup. */
 function probeAsync(p: Probe): Promise<ProbeResult> {
   return new Promise((resolve) => {
-    execFile(
-      p.command,
-      p.args,
-      { encoding: "utf8", timeout: p.timeoutMs, ...(p.env === undefined ? {} : { env: p.env }) },
-      (error, stdout, stderr) => {
-        const code = (error as { code?: unknown } | null)?.code;
-        resolve({
-          status: error === null ? 0 : typeof code === "number" ? code : null,
-          stdout,
-          stderr,
-          // A non-zero exit is a status, not a failure to run.
-          error: error !== null && typeof code !== "number" ? error : undefined,
-        });
-      },
-    );
+    const { stdio, close } = probeStdio(p);
+    const child = spawn(p.command, p.args, {
+      stdio,
+      timeout: p.timeoutMs,
+      ...(p.env === undefined ? {} : { env: p.env }),
+    });
+    close();
+    const out = { stdout: "", stderr: "" };
+    child.stdout?.setEncoding("utf8").on("data", (t: string) => (out.stdout += t));
+    child.stderr?.setEncoding("utf8").on("data", (t: string) => (out.stderr += t));
+    let error: Error | undefined;
+    child.on("error", (e) => {
+      error = e;
+    });
+    child.on("close", (status) => {
+      p.cleanup?.();
+      resolve({ status, ...out, error });
+    });
   });
 }
 
@@ -236,19 +266,32 @@ function isolationPlan(): IsolationPlan {
   if (shell === undefined || setpriv === undefined || unshare === undefined)
     return { shell, setpriv, weaker: "util-linux's unshare and setpriv are missing" };
   const mode: IsolationMode = isRoot ? "root" : "user-namespace";
-  const mounts = "mount -t tmpfs kit /dev/shm && mount -t proc proc /proc";
-  const script = isRoot
-    ? `${mounts} && exec setpriv --reuid=${IDENTITY_BASE} --regid=${IDENTITY_BASE} --clear-groups --no-new-privs -- /bin/sh -c 'exit 0'`
-    : mounts;
+  // The real chain: a root built from the allow-list, pivot_root, a run identity as root.
+  const spec = confinedSpec(
+    {
+      command: "/bin/sh",
+      args: ["-c", "exit 0"],
+      binds: [],
+      cwd: "/",
+      limits: { cpuSeconds: 5, dataMiB: 1024, fileBytes: 1024 * 1024 },
+      stdin: "",
+      env: { PATH: "/usr/bin:/bin" },
+      uid: isRoot ? IDENTITY_BASE : undefined,
+    },
+    { mode, permissionFlag: "", processGroups: true, shell, setpriv, weaker: undefined },
+  );
   return {
     shell,
     setpriv,
     attempt: {
       mode,
       probe: {
-        command: unshare,
-        args: [...unshareArgs(mode), shell, "-c", script],
+        command: spec.command,
+        args: spec.args,
         timeoutMs: 5000,
+        env: spec.env,
+        reportFd: true,
+        cleanup: spec.cleanup,
       },
       works: isRoot
         ? undefined
@@ -351,26 +394,34 @@ export interface KernelLimits {
   cpuSeconds: number;
   /** Data memory, MiB (RLIMIT_DATA: heap, Buffers and every other private writable mapping). */
   dataMiB: number;
+  /**
+   * The largest file the run may write, bytes (RLIMIT_FSIZE, in whole 512-byte blocks rounded
+   * up: SIGXFSZ past it). Standard output and standard error are files, so this caps them too.
+   */
+  fileBytes: number;
 }
 
 /**
- * The wall-clock backstops for a run whose CPU limit is `cpuSeconds`: a program is stopped when,
- * over a whole `idle` window (twice the CPU limit, at least 5 s), it used less than 1% of that
- * window in CPU (it sleeps or waits: a busy program gets far more even with a dozen others on two
- * cores), and in any case at `capMs` (5 x the CPU limit + 5 s).
+ * When the wall clock may stop a run whose CPU limit is `cpuSeconds`: only a run that uses almost
+ * no CPU, never a busy one however slowly a loaded machine lets it go.
+ *
+ * - `idle`: over a window (twice the CPU limit, at least 5 s) it used less than 1% of that
+ *   window's length in CPU (it sleeps or waits; a busy program gets far more, even with a dozen
+ *   others on two cores);
+ * - `capMs`: 50 times the CPU limit. A run still going then has used less than 2% of a CPU on
+ *   average, or the kernel would have stopped it at its CPU limit already.
  */
 export function wallBackstops(cpuSeconds: number): {
   capMs: number;
-  idle: { windowMs: number; minCpuMs: number };
+  idle: { windowMs: number; minCpuFraction: number };
 } {
-  const windowMs = Math.max(5000, cpuSeconds * 2000);
   return {
-    capMs: cpuSeconds * 5000 + 5000,
-    idle: { windowMs, minCpuMs: windowMs / 100 },
+    capMs: cpuSeconds * 50_000,
+    idle: { windowMs: Math.max(5000, cpuSeconds * 2000), minCpuFraction: 0.01 },
   };
 }
 
-/** A file or folder made visible inside the sandbox at a fixed path. */
+/** A folder made visible inside the sandbox at a fixed path (a tool's copy, its packages). */
 export interface Bind {
   source: string;
   /** Where it appears, under SANDBOX_DIR. */
@@ -378,18 +429,23 @@ export interface Bind {
   writable?: boolean;
 }
 
-/** Where binds appear inside the sandbox: a private tmpfs mounted over /dev/shm for each run. */
+/** Private and writable in every namespaced run: its binds and copies appear under it. */
 export const SANDBOX_DIR = "/dev/shm";
 
 /** One confined run: what to execute, what it may see, as whom, within which limits. */
 export interface ConfinedRun {
   command: string;
   args: string[];
-  /** Made visible at their targets (namespaced modes); ignored in mode none. */
+  /** Folders made visible at their targets (namespaced modes); ignored in mode none. */
   binds: Bind[];
+  /**
+   * A file copied into the run's own tmpfs at `target` (under SANDBOX_DIR) before it starts, so
+   * that no mount names where it came from (a bundle in the kit's build folder); namespaced modes.
+   */
+  copy?: { source: string; target: string };
   /** Where the run starts (a path valid inside the sandbox; in mode none, a real folder). */
   cwd: string;
-  /** A folder also kept visible (read-only) at its own path, e.g. a --cmd program's folder. */
+  /** A folder also made visible, read-only, at its own path: a --cmd program's folder. */
   visibleInPlace?: string;
   limits: KernelLimits;
   stdin: string;
@@ -405,160 +461,203 @@ export function fstabPath(path: string): string {
 
 const isInside = (path: string, dir: string) => path === dir || path.startsWith(dir + sep);
 
-/** Folders every namespaced run gets fresh and empty, so nothing under them needs hiding. */
-const PRIVATE_DIRS = ["/tmp", "/var/tmp", SANDBOX_DIR];
+/**
+ * The system folders every namespaced run sees, read-only: programs and their libraries, and the
+ * configuration they read (time zones, the dynamic linker's cache). A folder that is a link on
+ * this machine (`/bin -> usr/bin`) is shown as the folder it names.
+ */
+export const SYSTEM_FOLDERS = [
+  "/usr",
+  "/bin",
+  "/sbin",
+  "/lib",
+  "/lib32",
+  "/lib64",
+  "/libx32",
+  "/etc",
+] as const;
+
+/** The device files every namespaced run gets (bound from the machine's /dev). */
+export const DEVICES = ["null", "zero", "random", "urandom"] as const;
+
+/** Folders every namespaced run gets fresh, empty and writable (64 MiB of memory each). */
+export const PRIVATE_FOLDERS = ["/tmp", "/var/tmp", SANDBOX_DIR] as const;
+
+/** `path` with every link on its way followed, as far as it exists (the rest kept as written). */
+function realOf(path: string): string {
+  const absolute = resolve(path);
+  for (let at = absolute; ; at = dirname(at)) {
+    if (existsSync(at)) return join(realpathSync(at), absolute.slice(at.length));
+    if (dirname(at) === at) return absolute;
+  }
+}
+
+/**
+ * Which of `paths` lies inside a folder every run sees (SYSTEM_FOLDERS, links followed on both
+ * sides), each with the first such folder: a kit, a private case or a report kept there would be
+ * in sight of every program.
+ *
+ * @param paths folders no program may see
+ * @returns one `[path, system folder]` pair per exposed path, in the order given
+ */
+export function exposedFolders(paths: readonly string[]): [string, string][] {
+  const system = SYSTEM_FOLDERS.filter((d) => existsSync(d)).map((d) => [d, realOf(d)] as const);
+  const exposed: [string, string][] = [];
+  for (const path of paths) {
+    const real = realOf(path);
+    const folder = system.find(([, d]) => isInside(real, d));
+    if (folder !== undefined) exposed.push([path, folder[0]]);
+  }
+  return exposed;
+}
+
+/**
+ * The folder of the Node binary that runs programs, when it must be bound into each run (it is
+ * not inside a system folder every run sees anyway); undefined otherwise.
+ */
+export function nodeFolderToBind(node: string = process.execPath): string | undefined {
+  const real = realpathSync(node);
+  return exposedFolders([real]).length > 0 ? undefined : dirname(real);
+}
+
 /**
  * Why runs in this sandbox mode could not start `node` (the grader's own binary: it runs every
- * TypeScript program, the bundler and tsc), or undefined when they can. In the namespaced modes a
- * run gets empty /tmp, /var/tmp and /dev/shm, so a Node installed under them is gone; as root a run
- * is a run identity with no groups, which only the "other" permission bits let through.
+ * TypeScript program, the bundler and tsc), or undefined when they can. As root a run is a run
+ * identity with no groups, which only the "other" permission bits let through: the binary, and
+ * the folders on its way that the run sees as they are (inside a system folder: all of them; else
+ * its own folder, bound at its own path).
  *
  * @param mode the sandbox's mode
  * @param node the Node binary, e.g. process.execPath (symbolic links are followed)
- * @param privateDirs the folders every run gets empty
  * @returns the message for the instructor, or undefined
  */
 export function nodeUnreachable(
   mode: IsolationMode,
   node: string = process.execPath,
-  privateDirs: readonly string[] = PRIVATE_DIRS,
 ): string | undefined {
-  if (mode === "none") return undefined;
-  const real = realpathSync(node);
-  const fix = "install Node.js where every user can read it (e.g. under /usr/local or /opt)";
-  for (const dir of privateDirs) {
-    if (existsSync(dir) && isInside(real, realpathSync(dir))) {
-      return `Node.js is at ${real}, under ${dir}, which every sandboxed run gets empty: ${fix}`;
-    }
-  }
   if (mode !== "root") return undefined;
-  // The file must be executable by others, and every folder above it searchable by others.
-  const closed = closedToOthers(real);
+  const real = realpathSync(node);
+  const bound = nodeFolderToBind(real);
+  const closed = closedToOthers(real, bound);
   if (closed.length === 0) return undefined;
-  return `Node.js is at ${real}, which the sandbox's run identities cannot execute (no execute permission for others on ${closed.join(", ")}): ${fix}`;
+  return `Node.js is at ${real}, which the sandbox's run identities cannot execute (no execute permission for others on ${closed.join(", ")}): install Node.js where every user can read it (e.g. under /usr/local or /opt)`;
 }
 
-/** `real` and each folder above it that others cannot execute or search (no `o+x` bit). */
-function closedToOthers(real: string): string[] {
+/**
+ * `real` and each folder above it, up to `top` (included) or the root, that others cannot
+ * execute or search (no `o+x` bit).
+ */
+function closedToOthers(real: string, top?: string): string[] {
   const closed: string[] = [];
   if ((statSync(real).mode & 0o001) === 0) closed.push(real);
-  for (let dir = real.slice(0, real.lastIndexOf(sep)); dir !== "";) {
+  for (let dir = dirname(real); ; dir = dirname(dir)) {
     if ((statSync(dir).mode & 0o001) === 0) closed.push(dir);
-    dir = dir.slice(0, dir.lastIndexOf(sep));
+    if (dir === top || dir === dirname(dir)) break;
   }
   return closed;
 }
 
 /**
- * Why a `--cmd` program typed in folder `cwd` cannot read its own folder, or undefined when it can.
- * As root it runs as a run identity with no groups, which only the "other" permission bits let
- * through: the folder and every folder above it must be searchable by others (a clone under a
- * 0700 home or `mktemp -d` folder is not), or every case crashes on "Permission denied".
+ * Why a `--cmd` program's folder cannot be read by the program, or undefined when it can. As root
+ * it runs as a run identity with no groups, which only the "other" permission bits let through.
+ * The folder is bound at its own path in a root of its own, so the folders above it do not
+ * matter: only the folder itself must let others in.
  *
  * @param mode the sandbox's mode
- * @param cwd the folder the command runs in (symbolic links are followed)
+ * @param dir the program's folder (symbolic links are followed)
  * @returns a warning for the instructor, or undefined
  */
-export function commandFolderClosed(mode: IsolationMode, cwd: string): string | undefined {
+export function commandFolderClosed(mode: IsolationMode, dir: string): string | undefined {
   if (mode !== "root") return undefined;
-  const real = realpathSync(cwd);
-  const closed = closedToOthers(real);
-  if (closed.length === 0) return undefined;
-  return `--cmd runs the program as a separate user, who cannot enter ${real} (no execute permission for others on ${closed.join(", ")}): its cases will crash on "Permission denied". Let others in (chmod o+x on those folders) or copy the program to a folder every user can read (docs/sandbox.md)`;
+  const real = realpathSync(dir);
+  if ((statSync(real).mode & 0o005) === 0o005) return undefined;
+  return `--cmd runs the program as a separate user, who cannot read its folder ${real} (no read and execute permission for others): its cases will crash on "Permission denied". Let others in (chmod o+rx ${real}) or copy the program to a folder every user can read (docs/sandbox.md)`;
 }
 
-/** World-writable folders besides /tmp, /var/tmp and /dev/shm on common Linux systems. */
-const OTHER_WRITABLE_DIRS = ["/run/lock", "/var/lock", "/var/crash"];
-/** Where the folder kept visible is parked while /tmp and the hidden folders are covered. */
-const PARKED = `${SANDBOX_DIR}/.visible`;
-
 /**
- * The mount table a namespaced run starts with, in order: a private tmpfs over /dev/shm with the
- * binds inside it (made before anything else is covered, so sources anywhere stay reachable), the
- * folder kept visible parked there too; then private /tmp and /var/tmp, an empty read-only tmpfs
- * over every hidden folder, the visible folder back at its own path (read-only), and a /proc of
- * the run's own PID namespace that shows only its own processes.
+ * The two mount tables of a namespaced run's root, built from an allow-list alone (nothing of the
+ * machine is visible unless listed here), mounted under `root` (a folder of the grader's own)
+ * before the run switches to it with pivot_root:
+ *
+ * 1. a small tmpfs as the root; SYSTEM_FOLDERS read-only; private /tmp, /var/tmp and /dev/shm;
+ *    /dev as a small tmpfs (its device files are created between the two tables);
+ * 2. the device files (DEVICES), the Node binary's folder when it is not in a system folder, the
+ *    run's binds, its copy's folder (a tmpfs of its own), the --cmd folder read-only at its own
+ *    path, and a /proc of the run's own PID namespace that shows only its own processes.
+ *
+ * @param run the run (binds, copy, visible folder)
+ * @param root where the new root is mounted, outside the run's view
+ * @param nodeFolder the Node binary's folder to bind (nodeFolderToBind), if any
  */
-export function mountTable(
-  run: ConfinedRun,
-  hidden: readonly string[],
-  readOnly: readonly string[] = [],
-): string {
+export function rootTables(
+  run: Pick<ConfinedRun, "binds" | "copy" | "visibleInPlace">,
+  root: string,
+  nodeFolder: string | undefined = nodeFolderToBind(),
+): [string, string] {
+  const at = (path: string) => fstabPath(`${root}${path}`);
   const tmpfs = (target: string, options: string) =>
-    `kit ${fstabPath(target)} tmpfs ${options} 0 0`;
+    `kit ${at(target)} tmpfs ${options},X-mount.mkdir 0 0`;
   const bind = (source: string, target: string, writable: boolean) =>
-    `${fstabPath(source)} ${fstabPath(target)} none bind,${writable ? "rw" : "ro"},nosuid,nodev,X-mount.mkdir 0 0`;
-  const lines = [tmpfs(SANDBOX_DIR, "rw,nosuid,nodev,size=64m,mode=1777")];
-  for (const b of run.binds) lines.push(bind(b.source, b.target, b.writable === true));
-  const keep = run.visibleInPlace === undefined ? undefined : resolve(run.visibleInPlace);
-  if (keep !== undefined) lines.push(bind(keep, PARKED, false));
-  for (const dir of PRIVATE_DIRS.slice(0, 2)) {
-    if (existsSync(dir)) lines.push(tmpfs(dir, "rw,nosuid,nodev,size=64m,mode=1777"));
+    `${fstabPath(source)} ${at(target)} none bind,${writable ? "rw" : "ro"},nosuid,nodev,X-mount.mkdir 0 0`;
+  const first = [`kit ${fstabPath(root)} tmpfs rw,nosuid,nodev,size=1m,mode=755 0 0`];
+  for (const dir of SYSTEM_FOLDERS) if (existsSync(dir)) first.push(bind(dir, dir, false));
+  for (const dir of PRIVATE_FOLDERS.slice(0, 2))
+    first.push(tmpfs(dir, "rw,nosuid,nodev,size=64m,mode=1777"));
+  // Not writable by the program, even as its user namespace's owner (it has no capabilities).
+  first.push(tmpfs("/dev", "rw,nosuid,noexec,size=64k,mode=555"));
+  first.push(tmpfs(SANDBOX_DIR, "rw,nosuid,nodev,size=64m,mode=1777"));
+
+  const second = DEVICES.map((d) => `/dev/${d} ${at(`/dev/${d}`)} none bind,nosuid,noexec 0 0`);
+  if (nodeFolder !== undefined) second.push(bind(nodeFolder, nodeFolder, false));
+  for (const b of run.binds) second.push(bind(b.source, b.target, b.writable === true));
+  if (run.copy !== undefined)
+    second.push(tmpfs(dirname(run.copy.target), "rw,nosuid,nodev,size=64m,mode=755"));
+  if (run.visibleInPlace !== undefined) {
+    const dir = realpathSync(run.visibleInPlace);
+    second.push(bind(dir, dir, false));
   }
-  // The other folders anyone may write to: empty and private too.
-  const others = new Set(
-    OTHER_WRITABLE_DIRS.filter((d) => existsSync(d)).map((d) => realpathSync(d)),
-  );
-  for (const dir of others) lines.push(tmpfs(dir, "rw,nosuid,nodev,noexec,size=1m,mode=1777"));
-  // Folders the run's user could write to otherwise (user-namespace mode: the kit, whose grader
-  // code and packages the next grading runs): read-only in place, before anything inside is covered.
-  for (const dir of readOnly) {
-    if (!PRIVATE_DIRS.some((p) => isInside(dir, p)) && existsSync(dir))
-      lines.push(`${fstabPath(dir)} ${fstabPath(dir)} none bind,ro 0 0`);
-  }
-  // A folder is covered by an empty tmpfs; a file (a worktree's `.git`) by /dev/null.
-  const hide = (dir: string) =>
-    lines.push(
-      statSync(dir).isDirectory()
-        ? tmpfs(dir, "ro,nosuid,nodev,noexec,size=4k,mode=000")
-        : `/dev/null ${fstabPath(dir)} none bind,ro 0 0`,
-    );
-  const outermost = [...new Set(hidden)].sort((a, b) => a.length - b.length);
-  const covered: string[] = [...PRIVATE_DIRS];
-  for (const dir of outermost) {
-    // Under a covered folder it is gone already; a folder holding the visible one stays; one
-    // inside the visible folder is covered after that folder is back (below).
-    if (covered.some((c) => isInside(dir, c))) continue;
-    if (keep !== undefined && (isInside(keep, dir) || isInside(dir, keep))) continue;
-    if (!existsSync(dir)) continue;
-    hide(dir);
-    covered.push(dir);
-  }
-  if (keep !== undefined) {
-    lines.push(bind(PARKED, keep, false));
-    const inside: string[] = [];
-    for (const dir of outermost) {
-      if (dir === keep || !isInside(dir, keep) || inside.some((c) => isInside(dir, c))) continue;
-      if (!existsSync(dir)) continue;
-      hide(dir);
-      inside.push(dir);
-    }
-  }
-  lines.push("kitproc /proc proc rw,nosuid,nodev,noexec,hidepid=2 0 0");
-  return `${lines.join("\n")}\n`;
+  second.push(`kitproc ${at("/proc")} proc rw,nosuid,nodev,noexec,hidepid=2,X-mount.mkdir 0 0`);
+  return [`${first.join("\n")}\n`, `${second.join("\n")}\n`];
 }
 
 /**
- * The wrapper shell's script. Positional parameters: $1 the mount table ("" for none), $2 CPU
- * seconds, $3 data KiB, $4 the working folder, $5 the run identity ("" to keep the uid), $6 "drop"
- * to drop every capability (user namespace), then the command. It reports on fd 3, which the
- * program does not inherit: `status N` and the output of `times` (the last line is the children's
- * user and system CPU time).
+ * The wrapper shell's script. Positional parameters: $1 and $2 the two mount tables ("" for mode
+ * none), $3 the new root's folder, $4 a file to copy into the run and $5 where (a path inside
+ * the run), $6 CPU seconds, $7 data KiB, $8 file size in 512-byte blocks, $9 the working folder,
+ * ${10} the run identity ("" to keep the uid), ${11} "drop" to drop every capability (user
+ * namespace), then the command. It reports on fd 3, which the program does not inherit: `start`
+ * and `end` (seconds since boot, /proc/uptime), `status N`, and the output of `times` (its last
+ * line is the children's user and system CPU time).
  */
 const WRAPPER = [
-  "table=$1 cpu=$2 data=$3 dir=$4 uid=$5 drop=$6; shift 6",
+  "first=$1 second=$2 root=$3 copy=$4 copyto=$5 cpu=$6 data=$7 fsize=$8 dir=$9 uid=${10} drop=${11}; shift 11",
+  // The wrapper's own tools (mount, pivot_root) are the system's; the program gets its own PATH.
+  "path=$PATH; PATH=/usr/sbin:/usr/bin:/sbin:/bin",
   // The wrapper is the namespace's first process: a signal from the program must not end it (a
   // trap with a command is a handler, and handlers are reset to the default in the program).
   "trap : HUP INT QUIT TERM USR1 USR2 ALRM PIPE",
-  'if [ -n "$table" ]; then mount -a -T "$table" || { echo "sandbox mount failed" >&3; exit 125; }; fi',
-  'cd "$dir" || { echo "sandbox cd failed" >&3; exit 125; }',
+  'fail() { echo "sandbox $1 failed" >&3; exit 125; }',
+  'if [ -n "$first" ]; then',
+  '  mount -a -T "$first" || fail mount',
+  `  for d in ${DEVICES.join(" ")}; do : > "$root/dev/$d" || fail mount; done`,
+  '  mount -a -T "$second" || fail mount',
+  '  if [ -n "$copy" ]; then cp "$copy" "$root$copyto" || fail copy; fi',
+  // The new root replaces the machine's; the old one goes at once (put aside on /tmp, whose
+  // private tmpfs shows again when it is gone), with every mount under it. The root (and the
+  // folders made in it for mounts) is then read-only: only the private folders are writable.
+  '  cd "$root" && pivot_root . tmp && cd / && umount -l /tmp && mount -o remount,bind,ro / || fail pivot',
+  "fi",
+  'cd "$dir" || fail cd',
   // cd sets OLDPWD to the grader's own folder: the program learns nothing of it.
   "unset OLDPWD",
-  // SIGXCPU at the soft limit, SIGKILL a second later at the hard one.
-  // Files of at most 64 MiB, at most 256 processes (per run identity, as root): no fork bomb.
-  'ulimit -S -t "$cpu" && ulimit -H -t "$((cpu + 1))" && ulimit -d "$data" && ulimit -f 131072 || { echo "sandbox ulimit failed" >&3; exit 125; }',
-  // The process count is -u in bash, -p in dash.
-  '[ -z "$uid" ] || ulimit -u 256 2>/dev/null || ulimit -p 256 || { echo "sandbox ulimit failed" >&3; exit 125; }',
+  // SIGXCPU at the soft limit, SIGKILL a second later at the hard one; files (standard output and
+  // error among them) of at most $fsize blocks, SIGXFSZ past it.
+  'ulimit -S -t "$cpu" && ulimit -H -t "$((cpu + 1))" && ulimit -d "$data" && ulimit -f "$fsize" || fail ulimit',
+  // At most 256 processes (per run identity, as root): no fork bomb. -u in bash, -p in dash.
+  '[ -z "$uid" ] || ulimit -u 256 2>/dev/null || ulimit -p 256 || fail ulimit',
+  'up() { [ -r /proc/uptime ] && read -r t _ < /proc/uptime && echo "$1 $t" >&3; }',
+  "PATH=$path; export PATH",
+  "up start",
   'if [ -n "$uid" ]; then',
   '  setpriv --reuid="$uid" --regid="$uid" --clear-groups --no-new-privs --pdeathsig=KILL -- "$@" 3>&-',
   'elif [ -n "$drop" ]; then',
@@ -570,44 +669,37 @@ const WRAPPER = [
   "fi",
   "s=$?",
   'echo "status $s" >&3',
+  "up end",
   "times >&3",
   "exit $s",
 ].join("\n");
 
-/**
- * Where the grader keeps the mount tables it writes: a private folder, removed on exit.
- */
-let tablesDir: string | undefined;
-let tableCount = 0;
-function tablesFolder(): string {
-  if (tablesDir === undefined) {
-    const dir = mkdtempSync(join(tmpdir(), "kit-grade-mounts-"));
-    tablesDir = dir;
-    process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
-  }
-  return tablesDir;
-}
+/** Blocks of 512 bytes for `ulimit -f`: `bytes`, rounded up. */
+const blocks = (bytes: number) => String(Math.ceil(bytes / 512));
 
 /**
  * How to start one confined run as a process. The process reports on fd 3 (see run-process.ts).
+ * In the namespaced modes its root is built from an allow-list alone (rootTables): no folder of
+ * the kit, the grader, the submissions or the reports exists in it, so none needs hiding.
  *
  * @param run what to run and how it is confined
- * @param hidden folders the run must not see (answers, submissions, reports); namespaced modes
  * @throws Error when the sandbox needs a POSIX shell and there is none (Windows)
  */
 export function confinedSpec(
   run: ConfinedRun,
-  hidden: readonly string[],
   f: SandboxFeatures = sandboxFeatures(),
 ): ProcessSpec {
-  const dataKiB = String(run.limits.dataMiB * 1024);
-  const cpu = String(run.limits.cpuSeconds);
+  const limits = [
+    String(run.limits.cpuSeconds),
+    String(run.limits.dataMiB * 1024),
+    blocks(run.limits.fileBytes),
+  ];
   if (f.shell === undefined) {
     // Windows: no wrapper, no limits but the wall clock (the warning says so).
     return { command: run.command, args: run.args, cwd: run.cwd, env: run.env, stdin: run.stdin };
   }
   if (f.mode === "none") {
-    const args = ["-c", WRAPPER, "kit-sandbox", "", cpu, dataKiB, run.cwd, "", ""];
+    const args = ["-c", WRAPPER, "kit-sandbox", "", "", "", "", "", ...limits, run.cwd, "", ""];
     // The wrapper too dies with the grader where setpriv exists (its program dies with it).
     const wrapper =
       f.setpriv === undefined ? [f.shell] : [f.setpriv, "--pdeathsig=KILL", "--", f.shell];
@@ -619,22 +711,28 @@ export function confinedSpec(
       reportFd: true,
     };
   }
-  const table = join(tablesFolder(), `table-${process.pid}-${tableCount++}`);
-  // As root the run identity owns nothing; in a user namespace the program is your user, so the
-  // kit (the grader's code, its packages, its .grader/ build) is made read-only for it.
-  const readOnly = f.mode === "user-namespace" ? [KIT_ROOT.replace(/\/$/, "")] : [];
-  writeFileSync(
-    table,
-    mountTable(
-      run,
-      hidden.map((d) => resolve(d)),
-      readOnly,
-    ),
-    { mode: 0o600 },
-  );
+  const stem = runFileStem();
+  const root = join(runsFolder(), "root");
+  const [first, second] = rootTables(run, root);
+  writeFileSync(`${stem}.first`, first, { mode: 0o600 });
+  writeFileSync(`${stem}.second`, second, { mode: 0o600 });
   const uid = f.mode === "root" && run.uid !== undefined ? String(run.uid) : "";
   const drop = f.mode === "user-namespace" ? "drop" : "";
-  const inner = [f.shell, "-c", WRAPPER, "kit-sandbox", table, cpu, dataKiB, run.cwd, uid, drop];
+  const copy = run.copy === undefined ? ["", ""] : [run.copy.source, run.copy.target];
+  const inner = [
+    f.shell,
+    "-c",
+    WRAPPER,
+    "kit-sandbox",
+    `${stem}.first`,
+    `${stem}.second`,
+    root,
+    ...copy,
+    ...limits,
+    run.cwd,
+    uid,
+    drop,
+  ];
   return {
     // setpriv first: the whole chain gets SIGKILL when the grader dies, however it dies.
     command: f.setpriv ?? "setpriv",
@@ -650,8 +748,9 @@ export function confinedSpec(
     env: run.env,
     stdin: run.stdin,
     reportFd: true,
-    // unshare --pid --fork --kill-child: every process of the run dies with it.
-    pipesCloseOnExit: true,
-    cleanup: () => rmSync(table, { force: true }),
+    cleanup: () => {
+      rmSync(`${stem}.first`, { force: true });
+      rmSync(`${stem}.second`, { force: true });
+    },
   };
 }

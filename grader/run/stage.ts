@@ -7,7 +7,10 @@
  * The copy is the grader's own code, lstat-based, and never follows a link: a symbolic link, a
  * file with more than one hard link (it could be another name for an answer file), a FIFO (it
  * would block a reader), a socket or a device is refused with the file's name. Sizes are capped
- * so that a submission cannot fill the disk or stall the grader.
+ * so that a submission cannot fill the disk or stall the grader. The submission folder's own path
+ * is the instructor's choice (it may be a link); src/ must be a real folder in it; and in a
+ * batch, every folder from the batch folder down to src/ must be real too, so that a student's
+ * folder holding a link (`work -> ../bob`) is never read through it.
  */
 import {
   chmodSync,
@@ -26,7 +29,7 @@ import {
   type Stats,
 } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { isAbsolute, join, relative, sep } from "node:path";
 
 /** How much of a submission is copied at most. */
 export interface StageLimits {
@@ -149,25 +152,58 @@ function namesIn(dir: string, max: number): { names: string[]; more: boolean } {
 }
 
 /**
+ * The real path of a submission folder. Without `within`, the path as given, links and all (the
+ * instructor named it). With it (a batch folder holding the submission), `within` as given and
+ * then each folder below it on the way to the submission checked with lstat: none may be a link.
+ *
+ * @throws StageError naming the link (relative to `within`), or when a folder is missing
+ */
+function submissionFolder(submissionDir: string, within: string | undefined): string {
+  let real: string;
+  try {
+    real = realpathSync(within ?? submissionDir);
+  } catch {
+    throw new StageError(["the submission folder does not exist"]);
+  }
+  if (within === undefined) return real;
+  const rel = relative(within, submissionDir);
+  if (rel.startsWith("..") || isAbsolute(rel)) {
+    throw new Error(`stageSubmission: ${submissionDir} is not inside ${within}`);
+  }
+  let shown = "";
+  for (const part of rel === "" ? [] : rel.split(sep)) {
+    real = join(real, part);
+    shown = shown === "" ? part : `${shown}/${part}`;
+    const s = lstatSync(real, { throwIfNoEntry: false });
+    if (s === undefined) throw new StageError(["the submission folder does not exist"]);
+    if (!s.isDirectory()) {
+      throw new StageError([
+        `${shown} is ${s.isSymbolicLink() ? "a symbolic link" : "not a folder"}: a batch grades real folders only, never what a link points to`,
+      ]);
+    }
+  }
+  return real;
+}
+
+/**
  * Copies `<submissionDir>/src/` into a fresh private folder: regular files and folders only.
  *
- * @param submissionDir the submission folder (it may itself be a link: the grader's choice)
+ * @param submissionDir the submission folder (it may itself be a link: the grader's choice,
+ *   unless `within` says otherwise)
  * @param limits the caps (STAGE_LIMITS unless a test says otherwise)
+ * @param within the batch folder that holds submissionDir, when there is one: then no folder
+ *   below it on the way to src/ may be a symbolic link
  * @returns the copy; call its cleanup when done
  * @throws StageError when src/ is missing or holds anything but regular files and folders, or
- *   goes over a cap: one line per problem, naming the file relative to the submission
- *   (`src/answers.ts is a symbolic link: ...`)
+ *   goes over a cap, or a folder below `within` is a link: one line per problem, naming the file
+ *   relative to the submission (`src/answers.ts is a symbolic link: ...`), or to `within`
  */
 export function stageSubmission(
   submissionDir: string,
   limits: StageLimits = STAGE_LIMITS,
+  within?: string,
 ): StagedSubmission {
-  let from: string;
-  try {
-    from = join(realpathSync(submissionDir), "src");
-  } catch {
-    throw new StageError(["the submission folder does not exist"]);
-  }
+  const from = join(submissionFolder(submissionDir, within), "src");
   let top: Stats;
   try {
     top = lstatSync(from);

@@ -42,21 +42,22 @@ function tscOptions(typeRoots: string): string[] {
 }
 
 /** tsc's limits: a few files with Node's types take a few seconds and a few hundred MiB. */
-const TSC_LIMITS = { cpuSeconds: 120, dataMiB: 4096 };
+const TSC_LIMITS = { cpuSeconds: 120, dataMiB: 4096, fileBytes: 64 * 1024 * 1024 };
 /** Bytes kept of tsc's output: thousands of error lines, more than anyone reads. */
 const TSC_OUTPUT_CAP = 1024 * 1024;
 
-/** Folders hidden from tsc besides the kit's own and the submission's. */
+/** Where a submission lies, for staging it. */
 export interface TypeCheckOptions {
-  /** Private cases, the batch folder, the reports: whatever the caller keeps from programs. */
-  hidden?: readonly string[];
+  /** The batch folder holding the submission, if any: see stage.ts stageSubmission. */
+  within?: string | undefined;
 }
 
 /**
  * Runs tsc over `<submission>/src/main.ts` and what it imports, in the staged copy.
  *
  * @param submissionDir the submission folder (holding src/main.ts)
- * @param options folders to hide from tsc besides the kit's own and the submission
+ * @param options where it lies: the batch folder holding it, if any (staging follows no link
+ *   below that folder)
  * @returns the type errors, one per line (`src/main.ts(3,7): error TS2322: ...`, no path outside
  *   the copy), or the staging problems; empty when the submission type-checks
  */
@@ -66,7 +67,7 @@ export async function typeCheck(
 ): Promise<string[]> {
   let staged: StagedSubmission;
   try {
-    staged = stageSubmission(submissionDir);
+    staged = stageSubmission(submissionDir, undefined, options.within);
   } catch (error) {
     if (error instanceof StageError) return error.problems;
     throw error;
@@ -90,8 +91,6 @@ export async function typeCheck(
         join(p.src, "main.ts"),
       ],
       limits: TSC_LIMITS,
-      hidden: options.hidden ?? [],
-      submissionDir,
       outputCapBytes: TSC_OUTPUT_CAP,
     });
     if (run.exitCode === 0) return [];

@@ -275,9 +275,11 @@ export function judge(
     return verdict(
       "timeout",
       "timeout",
-      run.idle
-        ? "did not finish: it used almost no CPU for seconds on end (it sleeps or waits)"
-        : "did not finish within the wall-clock limit",
+      run.budget
+        ? "stopped when the grading's time budget ran out (--time-budget), before it finished"
+        : run.idle
+          ? "did not finish: it used almost no CPU for seconds on end (it sleeps or waits)"
+          : "did not finish: it used almost no CPU (under 2% on average) until the wall-clock limit",
       { kind: "timeout" },
     );
   }

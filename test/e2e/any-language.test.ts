@@ -53,7 +53,8 @@ function readableExample(): string {
 
 /**
  * Grades `python3 main.py` typed in `dir`, as a user would from that folder: the folder a --cmd
- * command is typed in is the one its program sees (read-only), beside a private, empty /tmp.
+ * command is typed in is, by default, the one of the machine's folders its program sees
+ * (read-only, besides the system's), beside a private, empty /tmp.
  */
 const gradePython = (dir: string, args: string[] = []) =>
   gradeJson(["--cmd", "python3 main.py", ...args], { INIT_CWD: dir });
@@ -79,8 +80,10 @@ describe("a submission in Python, graded with --cmd", () => {
 
   describe("a copy that sorts member ids by Python's code points", () => {
     let dir: string;
+    let cases: string;
     beforeAll(() => {
       dir = readableTempDir();
+      cases = readableTempDir();
       // The broken copy: code points instead of UTF-16 code units.
       const source = readFileSync(EXAMPLE, "utf8");
       const search = 'return text.encode("utf-16-be", "surrogatepass")';
@@ -99,7 +102,7 @@ describe("a submission in Python, graded with --cmd", () => {
       const inputText = `${JSON.stringify(input, null, 2)}\n`;
       const reference = runProgram(bundleProgram("solution"), inputText);
       expect(reference.status, reference.stderr).toBe(0);
-      const caseDir = join(dir, "code-units", "01-astral-against-fullwidth");
+      const caseDir = join(cases, "code-units", "01-astral-against-fullwidth");
       mkdirSync(caseDir, { recursive: true });
       writeFileSync(join(caseDir, "input.json"), inputText);
       writeFileSync(
@@ -123,8 +126,7 @@ describe("a submission in Python, graded with --cmd", () => {
     });
 
     it("fails that case and built-in case 43 only, with a wrong answer", () => {
-      // The private cases sit inside the program's own folder: it must not see them all the same.
-      const { status, results } = gradePython(dir, ["--fixtures", join(dir, "code-units")]);
+      const { status, results } = gradePython(dir, ["--fixtures", join(cases, "code-units")]);
       expect(status).toBe(1);
       const failed = results.cases.filter((c) => c.status !== "pass");
       expect(failed.map((c) => [c.id, c.status, c.reason])).toEqual([
@@ -136,7 +138,7 @@ describe("a submission in Python, graded with --cmd", () => {
     it("while the example passes it", () => {
       const { status, results } = gradePython(example, [
         "--fixtures",
-        join(dir, "code-units"),
+        join(cases, "code-units"),
         "--only",
         "code-units/01-astral-against-fullwidth",
       ]);

@@ -240,7 +240,8 @@ describe("--batch on a class of 14 folders", () => {
       expect(r.submission).toBe(name);
       expect(r.cases.map((c) => c.id)).toEqual(ONLY);
     }
-    expect(resultsFileName(ODD_NAME)).toMatch(/^results\/b-eve-co-x-[0-9a-f]{10}\.json$/);
+    // Each byte that is not a lower-case letter, digit, "_" or "-" as %NN (names.ts).
+    expect(resultsFileName(ODD_NAME)).toBe("results/%3d%3cb%3eeve%20%26%20%22co%22%20%27x%27.json");
     const reason = (name: string) => new Set(results.get(name)?.cases.map((c) => c.reason));
     expect(reason("hostile-memory")).toEqual(new Set(["memory", "skipped-after-timeouts"]));
     expect(reason("hostile-import-answers")).toEqual(new Set(["build-error"]));
@@ -446,24 +447,72 @@ function userEnv(): NodeJS.ProcessEnv {
   return { ...env, NO_COLOR: "1" };
 }
 
-describe("--batch finds a submission one folder down", () => {
-  it("grades DIR/alice/alice-main/ as alice, and says so", () => {
+describe("--batch finds a submission one folder down, never through a link, by its exact name", () => {
+  it("grades DIR/alice/alice-main/ as alice; links, a slug's clash and a name not UTF-8 apart", () => {
     const dir = mkdtempSync(join(tmpdir(), "kit-batch-nested-"));
     const out = `${dir}-out`;
     try {
       // A repository downloaded as a zip and unpacked: the handout is one folder down.
       cpSync(join(ROOT, "solution"), join(dir, "alice", "alice-main"), { recursive: true });
+      cpSync(join(ROOT, "solution"), join(dir, "Bob"), { recursive: true });
+      // Named as Bob's results file once was (slug + sha256("Bob")'s first 10 hex digits).
+      cpSync(join(ROOT, "starter"), join(dir, "bob-cd9fb1e148"), { recursive: true });
+      // The reference through the grader's working folder (the kit), and a classmate's folder.
+      mkdirSync(join(dir, "mallory"));
+      symlinkSync("/proc/self/cwd/solution", join(dir, "mallory", "work"));
+      mkdirSync(join(dir, "oscar"));
+      symlinkSync("../Bob", join(dir, "oscar", "work"));
+      symlinkSync("Bob", join(dir, "copycat"));
+      // J o s 0xE9: Latin-1, not UTF-8.
+      const latin1 = Buffer.from(`${dir}/Jos\xe9`, "latin1");
+      mkdirSync(Buffer.concat([latin1, Buffer.from("/src")]), { recursive: true });
+      writeFileSync(Buffer.concat([latin1, Buffer.from("/src/main.ts")]), "export {};\n");
       const only = ["--only", "01-lesson-7-partitions-3-members"];
       const run = grade(["--batch", dir, "--report-dir", out, ...only]);
       expect(run.status, run.stderr).toBe(0);
       expect(run.stdout).toContain("\ngraded one folder down: alice/alice-main/\n");
-      expect(run.stdout).toContain("alice: 2/2");
-      const results = readdirSync(join(out, "results"));
-      expect(results).toHaveLength(1);
-      const alice = JSON.parse(
-        readFileSync(join(out, "results", results[0] ?? ""), "utf8"),
-      ) as SubmissionResults;
-      expect([alice.submission, alice.score, alice.maxScore]).toEqual(["alice", 2, 2]);
+      for (const line of [
+        "Bob: 2/2",
+        "Jos\\xe9: not a submission (name not UTF-8)",
+        "alice: 2/2",
+        "bob-cd9fb1e148: 0/2",
+        "copycat: not a submission (a symbolic link)",
+        "mallory: not a submission (only symbolic links inside it (work))",
+        "oscar: not a submission (only symbolic links inside it (work))",
+      ])
+        expect(run.stdout).toContain(line);
+      const results = readResults(out);
+      expect([...results].map(([name, r]) => [name, r.score, r.maxScore])).toEqual([
+        ["Bob", 2, 2],
+        ["Jos\udce9", 0, 2],
+        ["alice", 2, 2],
+        ["bob-cd9fb1e148", 0, 2],
+        ["copycat", 0, 2],
+        ["mallory", 0, 2],
+        ["oscar", 0, 2],
+      ]);
+      expect(readdirSync(join(out, "results")).sort()).toEqual([
+        "%42ob.json",
+        "%4aos%e9.json",
+        "alice.json",
+        "bob-cd9fb1e148.json",
+        "copycat.json",
+        "mallory.json",
+        "oscar.json",
+      ]);
+      const { rows } = gradebookRows(readFileSync(join(out, "gradebook.csv"), "utf8"));
+      expect([...rows.keys()]).toEqual([
+        "Bob",
+        "Jos\\xe9",
+        "alice",
+        "bob-cd9fb1e148",
+        "copycat",
+        "mallory",
+        "oscar",
+      ]);
+      expect(results.get("copycat")?.cases[0]?.message).toBe(
+        'not a submission: the folder "copycat" is a symbolic link: a batch grades real folders only, never what a link points to',
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
       rmSync(out, { recursive: true, force: true });

@@ -430,9 +430,7 @@ describe("the tools' sandbox", () => {
         packages: [],
         out,
         args: () => ["-e", probe],
-        limits: { cpuSeconds: 10, dataMiB: 1024 },
-        hidden: [],
-        submissionDir: join(ROOT, "solution"),
+        limits: { cpuSeconds: 10, dataMiB: 1024, fileBytes: 1024 * 1024 },
         outputCapBytes: 65536,
       });
       expect(run.exitCode, run.stderr).toBe(0);
@@ -503,7 +501,7 @@ describe("a graded crash shows src/ frames", () => {
     expect(c).toBeDefined();
     const prepared = await prepareProgram(
       { kind: "folder", path: submission("uncaught"), name: "uncaught" },
-      { memoryMiB: 256, timeoutMs: 10_000 },
+      { memoryMiB: 256, timeoutMs: 10_000, outputCapBytes: 1024 * 1024 },
     );
     try {
       const program = prepared.program;

@@ -43,6 +43,7 @@ export function rawRun(fields: Partial<RawRun>): RawRun {
     outputCapped: null,
     timedOut: false,
     idle: false,
+    budget: false,
     treeLimit: null,
     spawnError: null,
     sandboxError: null,

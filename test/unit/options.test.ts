@@ -2,7 +2,10 @@
 // with which words, and the rerun command every report prints. That the grader exits 2 with those
 // words on standard error is test/e2e/grader.test.ts's.
 import { spawnSync } from "node:child_process";
-import { describe, expect, it } from "vitest";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
 import { SetupError } from "../../grader/errors.ts";
 import { KIT_ROOT } from "../../grader/kit.ts";
 import { parseGradeArgs, rerunCommand, resolveSubmission, usage } from "../../grader/options.ts";
@@ -18,7 +21,6 @@ describe("parseGradeArgs refuses what it cannot run, saying what to fix", () => 
       /--format classroom writes everything --format github does/,
     ],
     [["solution", "solution"], /at most one submission PATH, got 2: solution solution/],
-    [["solution", "--cmd", "python3 main.py"], /either a submission PATH or --cmd, not both/],
     [["--cmd", "python3 main.py", "--types"], /--types type-checks a TypeScript submission/],
     [["--batch", "class", "solution"], /--batch grades every folder in its DIR: give no PATH/],
     [["solution", "--shard", "1/3"], /--shard does not go with grading one submission/],
@@ -32,6 +34,59 @@ describe("parseGradeArgs refuses what it cannot run, saying what to fix", () => 
   ])("%j", (args, message) => {
     expect(() => parseGradeArgs(args)).toThrow(SetupError);
     expect(() => parseGradeArgs(args)).toThrow(message);
+  });
+});
+
+describe("--cmd COMMAND [DIR]: the program's folder, never the kit or a private case", () => {
+  const saved = process.env.INIT_CWD;
+  const typedIn = (dir: string, args: string[]) => {
+    process.env.INIT_CWD = dir;
+    try {
+      return parseGradeArgs(args);
+    } finally {
+      if (saved === undefined) delete process.env.INIT_CWD;
+      else process.env.INIT_CWD = saved;
+    }
+  };
+  const kit = realpathSync(KIT_ROOT);
+  const outside = realpathSync(mkdtempSync(join(tmpdir(), "kit-cmd-dir-")));
+  mkdirSync(join(outside, "private"));
+  afterAll(() => rmSync(outside, { recursive: true, force: true }));
+
+  it("runs in DIR, resolved from where the command was typed; by default that folder", () => {
+    expect(typedIn(outside, ["--cmd", "python3 main.py"]).submission).toEqual({
+      kind: "command",
+      command: "python3 main.py",
+      cwd: outside,
+      name: "python3 main.py",
+    });
+    expect(typedIn(kit, ["--cmd", "python3 main.py", "examples/python"]).submission).toMatchObject({
+      cwd: join(kit, "examples", "python"),
+    });
+    // The rerun command keeps DIR as typed.
+    expect(typedIn(kit, ["--cmd", "python3 main.py", "examples/python"]).rerunArgs).toEqual([
+      "--cmd",
+      "python3 main.py",
+      "examples/python",
+    ]);
+  });
+
+  it.each([
+    ["the kit itself (the default DIR, typed in the kit)", [], /which is the kit/],
+    ["a folder holding the kit", ["/"], /which holds the kit/],
+    ["no folder", ["no-such-folder-xyz"], /is not a folder/],
+  ])("refuses %s", (_what, dir, message) => {
+    expect(() => typedIn(kit, ["--cmd", "python3 main.py", ...dir])).toThrow(message);
+  });
+
+  it("refuses a DIR that is, holds or lies in a --fixtures folder", () => {
+    const withFixtures = (dir: string, fixtures: string) =>
+      typedIn(outside, ["--cmd", "x", dir, "--fixtures", fixtures]);
+    expect(() => withFixtures(outside, "private")).toThrow(
+      /which holds the --fixtures folder \S+private \(private cases would be in the program's sight\)/,
+    );
+    expect(() => withFixtures("private", "private")).toThrow(/which is inside the --fixtures/);
+    expect(() => withFixtures("private", outside)).toThrow(/which is inside the --fixtures/);
   });
 });
 
@@ -92,7 +147,7 @@ describe("the help (usage)", () => {
     const text = usage(true);
     for (const present of [
       "npm run grade -- solution",
-      "examples/python/main.py",
+      '--cmd "python3 main.py" examples/python',
       "--random N",
       "--batch DIR",
     ])

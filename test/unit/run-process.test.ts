@@ -1,51 +1,139 @@
-// runProcess (grader/run/run-process.ts) reads a program's output to its end: what is still in a
-// pipe when the program exits is part of its answer, however long the grader takes to read it.
-// (It used to give up on the pipes 250 ms after the exit, which turned a big answer into invalid
-// JSON on a busy machine: the diagnosis of a 2,000-member case changed under load.) Only where a
-// process outside the run might hold a pipe open for ever does it give up, once the pipes are
-// quiet. setsid below plays that process: it leaves the run's process group, as an escaped
-// writer would.
+// runProcess (grader/run/run-process.ts): a program's input and output are files, and what it did
+// is decided from what was measured for it, never from when the grader got round to looking. A
+// grader whose event loop is blocked (here: the test blocks it on purpose) makes a run's result
+// come later, never different: a program that ended before the grader's timers fired is judged by
+// its own end, not stopped as a time-out.
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runProcess } from "../../grader/run/run-process.ts";
+import { parseReport, runProcess } from "../../grader/run/run-process.ts";
+import { runsFolder } from "../../grader/run/run-files.ts";
+import { confinedSpec, type SandboxFeatures } from "../../grader/run/sandbox.ts";
 
 const env = { PATH: process.env.PATH ?? "/usr/bin:/bin" };
 
-/**
- * A shell script that starts `escaped` in a session of its own and waits until it is there (a
- * FIFO says so), then prints "early" and exits; `escaped` keeps standard output.
- */
-const withEscapedWriter = (escaped: string) =>
-  `f=$(mktemp -u); mkfifo "$f"; setsid sh -c 'echo > "$1"; ${escaped}' escaped "$f" & read _ < "$f"; rm "$f"; printf early`;
-const limits = { timeoutMs: 60_000, outputCapBytes: 1_000_000 };
+/** The sandbox's wrapper without namespaces: limits and the report on fd 3, as in mode none. */
+const NONE: SandboxFeatures = {
+  mode: "none",
+  permissionFlag: "--permission",
+  processGroups: true,
+  shell: "/bin/sh",
+  setpriv: undefined,
+  weaker: "test",
+};
+
+/** `sh -c script` through the wrapper, with `stdin` as its input and files of at most `fileBytes`. */
+const wrapped = (script: string, stdin = "", fileBytes = 1024 * 1024) =>
+  confinedSpec(
+    {
+      command: "/bin/sh",
+      args: ["-c", script],
+      binds: [],
+      cwd: "/",
+      limits: { cpuSeconds: 5, dataMiB: 1024, fileBytes },
+      stdin,
+      env,
+      uid: undefined,
+    },
+    NONE,
+  );
+
+/** Blocks this thread (the grader's event loop) without using the CPU, for `ms`. */
+const blockFor = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+
+/** True once some run's report in the runs folder says its program ended. */
+const someReportEnded = () =>
+  readdirSync(runsFolder())
+    .filter((name) => name.endsWith(".report"))
+    .some((name) => {
+      try {
+        return readFileSync(join(runsFolder(), name), "utf8").includes("status ");
+      } catch {
+        return false;
+      }
+    });
 
 describe("runProcess", () => {
-  it("with pipes that close with the run, reads them to their end, however late it comes", async () => {
-    const run = await runProcess(
-      {
-        command: "sh",
-        args: ["-c", withEscapedWriter("sleep 1; printf late")],
-        env,
-        stdin: "",
-        pipesCloseOnExit: true,
-      },
-      limits,
-    );
+  it("a blocked grader: a program that ended before the overdue timers fire is judged by its end", async () => {
+    const started = performance.now();
+    const pending = runProcess(wrapped("cat; echo ' read'", "the input"), {
+      timeoutMs: 100,
+      idle: { windowMs: 50, minCpuFraction: 0.5 },
+      outputCapBytes: 1024,
+    });
+    // Blocked until the program has ended and every timer is long overdue (no clock asserted:
+    // each wait is a count of 10 ms sleeps, bounded).
+    for (let i = 0; i < 6000 && !(someReportEnded() && performance.now() - started > 500); i++)
+      blockFor(10);
+    const run = await pending;
+    expect(run.timedOut).toBe(false);
+    expect(run.idle).toBe(false);
     expect(run.exitCode).toBe(0);
-    expect(run.stdout).toBe("earlylate");
+    expect(run.stdout).toBe("the input read\n");
   });
 
-  it("without that promise, gives up on a pipe held open for ever once it is quiet", async () => {
+  it("a program still running when a stop comes is stopped: the cap, and the idle check", async () => {
+    const capped = await runProcess(wrapped("exec sleep 30"), {
+      timeoutMs: 300,
+      outputCapBytes: 1024,
+    });
+    expect(capped).toMatchObject({ timedOut: true, idle: false, exitCode: null });
+    const idle = await runProcess(wrapped("exec sleep 30"), {
+      timeoutMs: 60_000,
+      idle: { windowMs: 300, minCpuFraction: 0.01 },
+      outputCapBytes: 1024,
+    });
+    expect(idle).toMatchObject({ timedOut: true, idle: true });
+  });
+
+  it("output past the cap: the kernel stops the program (SIGXFSZ), the grader keeps the cap", async () => {
+    const run = await runProcess(wrapped("head -c 5000 /dev/zero | tr '\\0' x", "", 1024 + 512), {
+      timeoutMs: 60_000,
+      outputCapBytes: 1024,
+    });
+    expect(run.outputCapped).toBe("stdout");
+    expect(run.stdout).toBe(
+      `${"x".repeat(1024)}\n[… stdout truncated by the grader at 1024 bytes]`,
+    );
+    expect(run.timedOut).toBe(false);
+  });
+
+  it("a writer that escaped the process group neither holds the grader nor adds to the output", async () => {
     const run = await runProcess(
       {
         command: "sh",
-        args: ["-c", withEscapedWriter("exec sleep 5")],
+        args: ["-c", "setsid sh -c 'sleep 1; printf late' & printf early"],
         env,
         stdin: "",
       },
-      limits,
+      { timeoutMs: 60_000, outputCapBytes: 1024 },
     );
     expect(run.exitCode).toBe(0);
     expect(run.stdout).toBe("early");
-    expect(run.timedOut).toBe(false);
+  });
+});
+
+describe("parseReport", () => {
+  it("reads status, CPU time and the wrapper's wall time (seconds since boot)", () => {
+    const report = parseReport(
+      "start 100.25\nstatus 0\nend 100.75\n0m0.010000s 0m0.000000s\n0m0.120000s 0m0.030000s\n",
+    );
+    expect(report).toEqual({
+      ended: true,
+      exitCode: 0,
+      signal: null,
+      cpuMs: 150,
+      wallMs: 500,
+      sandboxError: null,
+    });
+  });
+
+  it("a status above 128 is the signal that ended the program; no status, not ended", () => {
+    expect(parseReport("start 1.00\nstatus 153\nend 1.10\n").signal).toBe("SIGXFSZ");
+    expect(parseReport("start 1.00\n")).toMatchObject({
+      ended: false,
+      exitCode: null,
+      wallMs: null,
+    });
   });
 });

@@ -1,5 +1,6 @@
-// The mount table every namespaced run starts with (grader/run/sandbox.ts), checked line by line:
-// what is covered, in which order, and what stays visible.
+// The root every namespaced run gets (grader/run/sandbox.ts rootTables), checked line by line: it
+// is built from an allow-list alone, so nothing of the machine is in it unless listed; and the
+// checks that keep the kit out of the system folders a run sees, and let run identities in.
 import {
   chmodSync,
   existsSync,
@@ -9,114 +10,120 @@ import {
   rmSync,
   writeFileSync,
 } from "node:fs";
-import { homedir, tmpdir } from "node:os";
-import { join } from "node:path";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import {
-  fstabPath,
-  mountTable,
   commandFolderClosed,
+  exposedFolders,
+  fstabPath,
+  nodeFolderToBind,
   nodeUnreachable,
   permissionModelFlag,
-  type ConfinedRun,
+  rootTables,
 } from "../../grader/run/sandbox.ts";
-import { ROOT } from "../helpers/program.ts";
 
-const run = (extra: Partial<ConfinedRun> = {}): ConfinedRun => ({
-  command: "/bin/true",
-  args: [],
-  binds: [{ source: "/srv/build/abc", target: "/dev/shm/program" }],
-  cwd: "/tmp",
-  limits: { cpuSeconds: 1, dataMiB: 768 },
-  stdin: "",
-  env: {},
-  uid: undefined,
-  ...extra,
-});
-
-/** Mount targets in order, each with its kind: tmpfs, bind or proc (the lock folder left out). */
-const targets = (table: string) =>
+/** Each line of a table as `<type> <source> -> <target>` (bind) or `<type> <target>`. */
+const lines = (table: string) =>
   table
     .trim()
     .split("\n")
-    .filter((line) => !line.includes(" /run/lock ") && !line.includes(" /var/crash "))
     .map((line) => {
       const [source, target, type] = line.split(" ");
-      return `${type === "none" ? `bind ${source ?? ""} ->` : type} ${target ?? ""}`;
+      return type === "none" ? `bind ${source ?? ""} -> ${target ?? ""}` : `${type} ${target}`;
     });
 
-describe("mountTable", () => {
-  // Outside /tmp, /var/tmp and /dev/shm (a folder there is gone in their private copies
-  // anyway): the kit's own .tmp/, or, for a kit cloned under /tmp, the home folder's .cache/.
-  const isPrivate = (dir: string) =>
-    ["/tmp", "/var/tmp", "/dev/shm"].some((p) => dir === p || dir.startsWith(`${p}/`));
-  const base = [join(ROOT, ".tmp"), join(homedir(), ".cache")].find((d) => !isPrivate(d));
-  if (base === undefined)
-    throw new Error("no folder outside /tmp, /var/tmp and /dev/shm to test in");
-  mkdirSync(base, { recursive: true });
-  const root = mkdtempSync(join(base, "kit-mount-test-"));
-  afterAll(() => rmSync(root, { recursive: true, force: true }));
-  const kit = join(root, "kit");
-  for (const d of ["fixtures", "solution", "private", "cmd/private"])
-    mkdirSync(join(kit, d), { recursive: true });
+/** The system folders this machine has, as each run sees them. */
+const system = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc"].filter(
+  (d) => existsSync(d),
+);
 
-  it("binds first, then private /tmp and /var/tmp, then covers each hidden folder once", () => {
-    const table = mountTable(run(), [
-      join(kit, "fixtures"),
-      join(kit, "solution"),
-      join(kit, "fixtures", "cases"),
-      "/tmp/anything",
-      join(kit, "missing"),
+describe("rootTables", () => {
+  const R = "/run-root";
+
+  it("a TypeScript program: system folders, private /tmp, /var/tmp, /dev/shm, four devices, its copy's tmpfs, /proc", () => {
+    const [first, second] = rootTables(
+      {
+        binds: [],
+        copy: { source: "/srv/build/abc/main.mjs", target: "/dev/shm/program/main.mjs" },
+      },
+      R,
+      undefined,
+    );
+    expect(lines(first)).toEqual([
+      `tmpfs ${R}`,
+      ...system.map((d) => `bind ${d} -> ${R}${d}`),
+      `tmpfs ${R}/tmp`,
+      `tmpfs ${R}/var/tmp`,
+      `tmpfs ${R}/dev`,
+      `tmpfs ${R}/dev/shm`,
     ]);
-    expect(targets(table)).toEqual([
-      "tmpfs /dev/shm",
-      "bind /srv/build/abc -> /dev/shm/program",
-      "tmpfs /tmp",
-      "tmpfs /var/tmp",
-      `tmpfs ${join(kit, "fixtures")}`,
-      `tmpfs ${join(kit, "solution")}`,
-      "proc /proc",
+    expect(lines(second)).toEqual([
+      `bind /dev/null -> ${R}/dev/null`,
+      `bind /dev/zero -> ${R}/dev/zero`,
+      `bind /dev/random -> ${R}/dev/random`,
+      `bind /dev/urandom -> ${R}/dev/urandom`,
+      // The bundle is copied in, never bound: no mount names the build folder.
+      `tmpfs ${R}/dev/shm/program`,
+      `proc ${R}/proc`,
     ]);
-    expect(table).toContain("ro,nosuid,nodev,noexec,size=4k,mode=000");
-    // Every other world-writable folder is private and empty too.
-    if (existsSync("/run/lock")) expect(table).toContain("kit /run/lock tmpfs rw,");
+    expect(second).not.toContain("/srv/build");
+    // Every system folder read-only; the root, the private folders and /proc as the kernel makes them.
+    for (const line of first.split("\n").filter((l) => l.includes(" none ")))
+      expect(line).toContain("bind,ro,");
+    expect(second).toContain("hidepid=2");
   });
 
-  it("keeps a --cmd folder visible read-only, and covers the hidden folders inside it after", () => {
-    const cmd = join(kit, "cmd");
-    const table = mountTable(run({ binds: [], visibleInPlace: cmd, cwd: cmd }), [
-      kit,
-      join(cmd, "private"),
-      join(kit, "solution"),
-    ]);
-    expect(targets(table)).toEqual([
-      "tmpfs /dev/shm",
-      `bind ${cmd} -> /dev/shm/.visible`,
-      "tmpfs /tmp",
-      "tmpfs /var/tmp",
-      // kit holds the visible folder: not covered; its solution/ is.
-      `tmpfs ${join(kit, "solution")}`,
-      `bind /dev/shm/.visible -> ${cmd}`,
-      `tmpfs ${join(cmd, "private")}`,
-      "proc /proc",
-    ]);
+  it("a --cmd program: its folder read-only at its own path, after the private /tmp that may hold it", () => {
+    const dir = realpathSync(mkdtempSync(join(tmpdir(), "kit-root-test-")));
+    try {
+      const [, second] = rootTables({ binds: [], visibleInPlace: dir }, R, "/opt/node/bin");
+      expect(lines(second).slice(4)).toEqual([
+        `bind /opt/node/bin -> ${R}/opt/node/bin`,
+        `bind ${dir} -> ${R}${dir}`,
+        `proc ${R}/proc`,
+      ]);
+      expect(second).toContain(`${dir} ${R}${dir} none bind,ro,nosuid,nodev,X-mount.mkdir 0 0`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
-  it("a visible folder under /tmp comes back inside the private /tmp, its private cases covered", () => {
-    const dir = mkdtempSync(join(tmpdir(), "kit-mount-test-"));
-    mkdirSync(join(dir, "cases"));
-    const table = mountTable(run({ binds: [], visibleInPlace: dir, cwd: dir }), [
-      join(dir, "cases"),
-    ]);
-    expect(targets(table).slice(-3)).toEqual([
-      `bind /dev/shm/.visible -> ${dir}`,
-      `tmpfs ${join(dir, "cases")}`,
-      "proc /proc",
-    ]);
+  it("a tool: its binds at their targets, writable only where said", () => {
+    const [, second] = rootTables(
+      {
+        binds: [
+          { source: "/stage/src", target: "/dev/shm/src" },
+          { source: "/stage/out", target: "/dev/shm/out", writable: true },
+        ],
+      },
+      R,
+      undefined,
+    );
+    expect(second).toContain(`/stage/src ${R}/dev/shm/src none bind,ro,`);
+    expect(second).toContain(`/stage/out ${R}/dev/shm/out none bind,rw,`);
   });
 
   it("escapes spaces, tabs, newlines and backslashes in paths", () => {
     expect(fstabPath("/a b\tc\nd\\e")).toBe("/a\\040b\\011c\\012d\\134e");
+    const [first] = rootTables({ binds: [] }, "/x y", undefined);
+    expect(first.split("\n")[0]).toBe("kit /x\\040y tmpfs rw,nosuid,nodev,size=1m,mode=755 0 0");
+  });
+});
+
+describe("exposedFolders", () => {
+  it("names what lies in a system folder every run sees, and nothing else", () => {
+    expect(
+      exposedFolders(["/usr/local/kit", "/etc/kit/private", "/srv/kit", "/home/me/course"]),
+    ).toEqual([
+      ["/usr/local/kit", "/usr"],
+      ["/etc/kit/private", "/etc"],
+    ]);
+  });
+
+  it("follows links: /bin/x is /usr/bin/x where /bin is a link to usr/bin", () => {
+    const binIsLink = realpathSync("/bin") !== "/bin";
+    expect(exposedFolders(["/bin/kit"])).toEqual([["/bin/kit", binIsLink ? "/usr" : "/bin"]]);
   });
 });
 
@@ -162,46 +169,50 @@ describe("permissionModelFlag", () => {
 });
 
 describe("commandFolderClosed", () => {
-  it("names the folders a --cmd program's run identity cannot enter, as root only", () => {
+  it("as root, names a --cmd folder its run identity cannot read; the folders above do not matter", () => {
     const closed = join(dir, "home");
     const project = join(closed, "project");
     mkdirSync(project, { recursive: true });
     chmodSync(closed, 0o700);
-    chmodSync(dir, 0o755);
+    chmodSync(project, 0o750);
+    const real = realpathSync(project);
     expect(commandFolderClosed("root", project)).toBe(
-      `--cmd runs the program as a separate user, who cannot enter ${realpathSync(project)} (no execute permission for others on ${realpathSync(closed)}): its cases will crash on "Permission denied". Let others in (chmod o+x on those folders) or copy the program to a folder every user can read (docs/sandbox.md)`,
+      `--cmd runs the program as a separate user, who cannot read its folder ${real} (no read and execute permission for others): its cases will crash on "Permission denied". Let others in (chmod o+rx ${real}) or copy the program to a folder every user can read (docs/sandbox.md)`,
     );
     expect(commandFolderClosed("user-namespace", project)).toBeUndefined();
-    chmodSync(closed, 0o755);
+    chmodSync(project, 0o755);
+    // Its parent is still 0700: the folder is bound at its own path in a root of its own.
     expect(commandFolderClosed("root", project)).toBeUndefined();
   });
 });
 
 describe("nodeUnreachable", () => {
-  it("is silent without namespaces, and for a Node every user can run", () => {
+  it("is silent without root, and for a Node every user can run", () => {
     const node = fakeNode("exit 0");
     expect(nodeUnreachable("none", node)).toBeUndefined();
-    // The fake lives under a temporary folder: no folder is private here, and it is 0755.
+    expect(nodeUnreachable("user-namespace", node)).toBeUndefined();
     chmodSync(dir, 0o755);
-    expect(nodeUnreachable("root", node, [])).toBeUndefined();
+    expect(nodeUnreachable("root", node)).toBeUndefined();
   });
 
-  it("names a Node under a folder every run gets empty", () => {
-    const node = fakeNode("exit 0");
-    expect(nodeUnreachable("user-namespace", node, [dir])).toBe(
-      `Node.js is at ${realpathSync(node)}, under ${dir}, which every sandboxed run gets empty: install Node.js where every user can read it (e.g. under /usr/local or /opt)`,
-    );
-  });
-
-  it("names the folders a run identity cannot pass, as root only", () => {
+  it("outside the system folders, only the binary and its own folder matter (the folder is bound)", () => {
     const closed = join(dir, "closed");
-    mkdirSync(closed, { mode: 0o700 });
-    const node = join(closed, "node");
+    mkdirSync(join(closed, "bin"), { recursive: true, mode: 0o755 });
+    chmodSync(closed, 0o700);
+    const node = join(closed, "bin", "node");
     writeFileSync(node, "", { mode: 0o755 });
-    chmodSync(dir, 0o755);
-    expect(nodeUnreachable("root", node, [])).toMatch(
-      new RegExp(`no execute permission for others on ${realpathSync(closed)}\\)`),
+    expect(nodeFolderToBind(node)).toBe(realpathSync(join(closed, "bin")));
+    expect(nodeUnreachable("root", node)).toBeUndefined();
+    chmodSync(join(closed, "bin"), 0o700);
+    expect(nodeUnreachable("root", node)).toBe(
+      `Node.js is at ${realpathSync(node)}, which the sandbox's run identities cannot execute (no execute permission for others on ${realpathSync(join(closed, "bin"))}): install Node.js where every user can read it (e.g. under /usr/local or /opt)`,
     );
-    expect(nodeUnreachable("user-namespace", node, [])).toBeUndefined();
+    chmodSync(join(closed, "bin"), 0o755);
+  });
+
+  it("the Node running these tests is bound only where it is outside the system folders", () => {
+    const real = realpathSync(process.execPath);
+    const inSystem = exposedFolders([real]).length > 0;
+    expect(nodeFolderToBind()).toBe(inSystem ? undefined : dirname(real));
   });
 });

@@ -7,12 +7,13 @@ import { VECTORS_DIR } from "../helpers/vectors.ts";
 const SHARED = fileURLToPath(new URL("../../../shared/vectors/", import.meta.url));
 
 describe("test/vectors", () => {
-  it("holds the seven vector files and their README", () => {
+  it("holds the eight vector files and their README", () => {
     expect(readdirSync(VECTORS_DIR).sort()).toEqual([
       "README.md",
       "assign-large-static.json",
       "assign-large.json",
       "assign.jsonl",
+      "assignment.jsonl",
       "decode.jsonl",
       "java-subscriptions.jsonl",
       "librdkafka-subscriptions.jsonl",

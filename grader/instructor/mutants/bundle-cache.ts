@@ -27,7 +27,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { globSync } from "tinyglobby";
 import { KIT_ROOT } from "../../kit.ts";
-import { buildSubmission, type BuildOptions, type BuildResult } from "../../run/build.ts";
+import { buildSubmission, type BuildResult } from "../../run/build.ts";
 import { byCodeUnits } from "../../verdict/order.ts";
 
 /** The kit's cache folder (launch.mjs keeps the compiled grader there too). */
@@ -82,7 +82,7 @@ export class MutantBundles {
    *
    * @param id the mutant's name (part of its entry's file name)
    */
-  async build(id: string, mutantDir: string, options: BuildOptions = {}): Promise<BuildResult> {
+  async build(id: string, mutantDir: string): Promise<BuildResult> {
     let file: string | undefined;
     try {
       file = join(this.dir(), `${id}-${hashFiles(mutantDir, ["src/**"], "")}.json`);
@@ -101,7 +101,7 @@ export class MutantBundles {
     } catch {
       // Not built before (or unreadable): build it.
     }
-    const built = await buildSubmission(mutantDir, options);
+    const built = await buildSubmission(mutantDir);
     if (file !== undefined && built.bundle !== undefined && built.sourceMap !== undefined) {
       this.keep(file, { bundle: readFileSync(built.bundle, "utf8"), sourceMap: built.sourceMap });
     }

@@ -68,7 +68,7 @@ export class LiveOutcomes implements OutcomeSource {
         const prepared = await prepareProgram(
           { kind: "folder", path: dir, name: `mutant ${id}` },
           MUTANT_LIMITS,
-          (path, options) => bundles.build(id, path, options),
+          (path) => bundles.build(id, path),
         );
         this.cleanup.push(prepared.cleanup);
         return [id, prepared] as const;

@@ -361,7 +361,7 @@ export async function randomCases(
 
   const reference = await prepareProgram(
     { kind: "folder", path: join(KIT_ROOT, "solution"), name: "reference" },
-    { memoryMiB: MEMORY_MIB, timeoutMs: 20_000 },
+    { memoryMiB: MEMORY_MIB, timeoutMs: 20_000, outputCapBytes: OUTPUT_CAP_BYTES },
   );
   try {
     const program = reference.program;
