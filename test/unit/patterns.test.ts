@@ -95,10 +95,8 @@ function rounds<T>(read: () => T): T {
 
 /** Regular expressions outside patterns.ts, by file, with what they read (never program text). */
 const NOT_PROGRAM_TEXT: Readonly<Record<string, readonly (readonly [string, string])[]>> = {
-  "grader/batch/output.ts": [
-    ["/^[a-z0-9_][a-z0-9._-]{0,63}$/", "a submission folder's name"],
-    ["/[^a-z0-9._-]+/g", "a submission folder's name"],
-    ["/^[-.]+|[-.]+$/g", "a submission folder's name"],
+  "grader/batch/names.ts": [
+    ["/^(con|prn|aux|nul|com[0-9]|lpt[0-9])$/", "a submission folder's name"],
   ],
   "grader/context.ts": [
     ["/^\\d+:([^:]*):(.*)$/", "/proc/self/cgroup"],
@@ -144,15 +142,11 @@ const NOT_PROGRAM_TEXT: Readonly<Record<string, readonly (readonly [string, stri
     ["/\\[ERROR\\] (.*)/", "the bundler's messages"],
     ["/^\\s+(\\S+?):(\\d+):(\\d+):/m", "the bundler's messages"],
   ],
-  "grader/run/program.ts": [["/^gitdir:\\s*(.+)$/m", "the kit's .git file"]],
   "grader/run/run-process.ts": [
     ["/^(\\d+)m([\\d.]+)s$/", "the sandbox wrapper's report (a descriptor programs lack)"],
     ["/\\s+/", "the sandbox wrapper's report (a descriptor programs lack)"],
   ],
-  "grader/run/sandbox.ts": [
-    ["/[\\\\ \\t\\n]/g", "mount paths"],
-    ["/\\/$/", "the kit's path"],
-  ],
+  "grader/run/sandbox.ts": [["/[\\\\ \\t\\n]/g", "mount paths"]],
   "grader/watch.ts": [
     ["/[\\\\/]/", "file names in src/"],
     ["/(^\\.#|^#.*#$|~$|\\.sw[a-p]$|^4913$|\\.tmp$|___jb_(tmp|old)___$)/", "file names in src/"],
