@@ -10,7 +10,7 @@ import { judge, type Reason, type Verdict } from "./verdict/verdict.ts";
 import { isPrivateCase, type Case, type FixtureSchemas } from "./cases/load.ts";
 import { buildSubmission } from "./run/build.ts";
 import { atExit, runProcess, type RawRun } from "./run/run-process.ts";
-import { capRun, CappedText, type CappedRun } from "./verdict/capped-text.ts";
+import { capRun, CappedText, STDERR_READ_BYTES, type CappedRun } from "./verdict/capped-text.ts";
 import { runIdentities } from "./run/identities.ts";
 import { PROGRAM_DIR, programRun } from "./run/program.ts";
 import { confinedSpec, sandboxFeatures, wallBackstops, type ConfinedRun } from "./run/sandbox.ts";
@@ -279,8 +279,11 @@ export async function runCase(
   }
 }
 
-/** Bytes of a program's standard error the grader reads: the first 64 KiB. */
-export const STDERR_KEEP_BYTES = 64 * 1024;
+/**
+ * Bytes of a program's standard error the grader reads: the first 64 KiB that judging reads
+ * (verdict/capped-text.ts), and a character more to tell whether anything followed.
+ */
+export const STDERR_KEEP_BYTES = STDERR_READ_BYTES;
 
 /**
  * When the cases not yet graded are skipped: after this many limit verdicts (time, memory,

@@ -26,6 +26,12 @@ export const LINE_MAX_BYTES = 4096;
 export const STDERR_MAX_LINES = 64;
 /** The most bytes (UTF-8) of standard error that judging reads, newlines included. */
 export const STDERR_MAX_BYTES = 64 * 1024;
+/**
+ * Bytes of standard error a run keeps from its start for the capped view (RunLimits'
+ * stderrKeepBytes): STDERR_MAX_BYTES and one character more (at most 4 bytes), so that the view
+ * can tell whether anything followed what it reads, and say so.
+ */
+export const STDERR_READ_BYTES = STDERR_MAX_BYTES + 4;
 
 /** UTF-8 bytes of the code point starting at `i` of `text`, and its length in code units. */
 function codePointAt(text: string, i: number): { bytes: number; units: number } {
@@ -141,7 +147,7 @@ export class CappedText {
         rest = raw.length > window.length;
         break;
       }
-      if (lines.length === STDERR_MAX_LINES) {
+      if (lines.length === STDERR_MAX_LINES || bytes === STDERR_MAX_BYTES) {
         rest = true;
         break;
       }

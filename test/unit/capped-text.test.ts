@@ -10,6 +10,7 @@ import {
   LINE_MAX_BYTES,
   STDERR_MAX_BYTES,
   STDERR_MAX_LINES,
+  STDERR_READ_BYTES,
 } from "../../grader/verdict/capped-text.ts";
 import { rawRun } from "../helpers/results.ts";
 
@@ -102,6 +103,21 @@ describe("standard error: its first 64 lines and 64 KiB", () => {
     const capped = CappedText.stderr(`${"b".repeat(10_000)}\nsecond\n`);
     expect(capped.lines).toEqual(["b".repeat(4096), "second"]);
     expect(capped.cut).toEqual({ shortenedLines: 1, rest: false });
+  });
+
+  it("says the rest was not read when the run kept more than 64 KiB (STDERR_READ_BYTES)", () => {
+    // The run keeps 65,536 bytes and 4 more, one character at most: enough to tell.
+    expect(STDERR_READ_BYTES).toBe(65_540);
+    // 16 lines of 4,095 bytes and a line end fill 65,536 bytes exactly.
+    const full = `${"a".repeat(4095)}\n`.repeat(16);
+    expect(bytes(full)).toBe(65_536);
+    const exact = CappedText.stderr(full);
+    expect(exact.lines).toHaveLength(16);
+    expect(exact.text).toBe(full);
+    const more = CappedText.stderr(`${full}more`);
+    expect(more.lines).toEqual(Array.from({ length: 16 }, () => "a".repeat(4095)));
+    expect(more.cut).toEqual({ shortenedLines: 0, rest: true });
+    expect(more.text).toBe(`${full}[… ${REST}]`);
   });
 
   it("is empty for no text, and keeps a last line without a line end", () => {
