@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { FileOutcomes, FirstOf, type OutcomeSource } from "./diagnose/diagnose.ts";
 import { SetupError } from "./errors.ts";
 import { fixtureHash } from "./cases/hash.ts";
-import { FixtureSchemas, loadCases, type Case } from "./cases/load.ts";
+import { FixtureSchemas, loadCases, visibleFirst, type Case } from "./cases/load.ts";
 import { prepareProgram, type GradeOptions, type PreparedProgram } from "./grade.ts";
 import { BUILT_IN_CASES_DIR, isInstructorKit, kitVersion } from "./kit.ts";
 import { MEMORY_MIB, OUTPUT_CAP_BYTES } from "./limits.ts";
@@ -97,8 +97,10 @@ export interface GradingContext {
 }
 
 /**
- * The whole case set of a command, in grading order: the built-in cases, every `--fixtures`
- * folder's, then `--random N --seed S`'s generated ones (before --only narrows it).
+ * The whole case set of a command, in grading order (cases/load.ts visibleFirst): the visible
+ * cases, built-in then `--random N --seed S`'s generated ones, then the private ones of every
+ * `--fixtures` folder (before --only narrows it). Reports, results files and `--list-cases` keep
+ * this order.
  *
  * @throws SetupError for invalid fixtures or duplicate ids, or --random outside the instructor kit
  */
@@ -107,14 +109,17 @@ export async function loadCaseSet(
   schemas: FixtureSchemas,
 ): Promise<Case[]> {
   const cases = loadCases(BUILT_IN_CASES_DIR, command.fixtures, schemas);
-  if (command.random === undefined) return cases;
+  if (command.random === undefined) return visibleFirst(cases);
   if (!isInstructorKit()) {
     throw new SetupError(
       "--random computes answers with the reference solution: it works in the instructor kit only",
     );
   }
   const { randomCases } = await import("./instructor/random/random-cases.ts");
-  return [...cases, ...(await randomCases(command.random.count, command.random.seed, schemas))];
+  return visibleFirst([
+    ...cases,
+    ...(await randomCases(command.random.count, command.random.seed, schemas)),
+  ]);
 }
 
 /**
