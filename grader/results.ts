@@ -119,7 +119,10 @@ export interface GradeResults {
   cases: CaseResult[];
   /** Build errors, when the submission did not build (every case is then `error`). */
   buildErrors: string[];
+  /** Wall time of the whole grading, milliseconds. */
   durationMs: number;
+  /** Wall time from the grading's start to the end of its visible phase, milliseconds. */
+  visibleDurationMs: number;
 }
 
 /** True when a case passed. Takes any result with a status (a CaseResult, a results file case). */

@@ -52,6 +52,18 @@ export function rawRun(fields: Partial<RawRun>): RawRun {
 }
 
 /**
+ * The run of a program that answers `c` as Kafka does: its expected output, or exit 1 with the
+ * documented error line naming the expected member.
+ */
+export function rightRun(c: Case): RawRun {
+  if ("error" in c.expected) {
+    const member = JSON.stringify(c.expected.error.member);
+    return rawRun({ exitCode: 1, stderr: `error: member ${member}: topics[0]: cut short\n` });
+  }
+  return rawRun({ stdout: `${JSON.stringify(c.expected.output)}\n` });
+}
+
+/**
  * A built-in case as a private one would load from `--fixtures <folder>` (its id
  * `<folder>/<name>`, its source private), with `meta` over its case.json fields.
  */
@@ -107,6 +119,7 @@ export function gradeResults(
     cases: results,
     buildErrors,
     durationMs: 1234,
+    visibleDurationMs: 1000,
   };
 }
 
