@@ -9,11 +9,16 @@ import { join } from "node:path";
 import { FileOutcomes, FirstOf, type OutcomeSource } from "./diagnose/diagnose.ts";
 import { SetupError } from "./errors.ts";
 import { fixtureHash } from "./cases/hash.ts";
-import { FixtureSchemas, loadCases, visibleFirst, type Case } from "./cases/load.ts";
+import { FixtureSchemas, isPrivateCase, loadCases, visibleFirst, type Case } from "./cases/load.ts";
 import { prepareProgram, type GradeOptions, type PreparedProgram } from "./grade.ts";
 import { BUILT_IN_CASES_DIR, isInstructorKit, kitVersion } from "./kit.ts";
 import { MEMORY_MIB, OUTPUT_CAP_BYTES } from "./limits.ts";
-import { rerunCommand, type GradeCommand, type SubmissionTarget } from "./options.ts";
+import {
+  rerunCommand,
+  withoutFixtures,
+  type GradeCommand,
+  type SubmissionTarget,
+} from "./options.ts";
 import { textLine } from "./report/escape.ts";
 import type { Reporter } from "./report/reporter.ts";
 import {
@@ -143,6 +148,19 @@ export function selectCases(cases: readonly Case[], only: readonly string[]): Ca
 }
 
 /**
+ * How a grading names the command that reruns one case (GradeOptions.rerunCommand): `args` and
+ * `--only ID` for a private case; a visible case's leaves out the `--fixtures` folders
+ * (options.ts withoutFixtures), as a student may read it.
+ *
+ * @param args the arguments that grade the same way (GradeCommand.rerunArgs, after the
+ *   submission as typed where the context has one)
+ */
+export function caseRerun(args: readonly string[]): GradeOptions["rerunCommand"] {
+  const visibleArgs = withoutFixtures(args);
+  return (c) => rerunCommand(isPrivateCase(c) ? args : visibleArgs, c.id);
+}
+
+/**
  * `--list-cases`: one line per case, in grading order, `ID<TAB>POINTS<TAB>required|extension`
  * (tab-separated, as ids of private cases can hold spaces; the id made printable by textLine, and
  * a tab in it written `\u0009` as textLine writes other controls), for setting up a platform
@@ -260,7 +278,7 @@ export async function prepareGrading(command: GradeCommand): Promise<GradingCont
         kit,
         reporters,
         diagnosis,
-        rerunCommand: (id) => rerunCommand(command.rerunArgs, id),
+        rerunCommand: caseRerun(command.rerunArgs),
         prepared,
       };
     },

@@ -64,9 +64,10 @@ export interface GradeOptions {
   reporters: readonly Reporter[];
   /**
    * The command line that reruns one case, for failure messages: options.ts rerunCommand with
-   * the arguments this grading was started with.
+   * the arguments this grading was started with, a visible case's without the `--fixtures`
+   * folders (context.ts caseRerun).
    */
-  rerunCommand: (caseId: string) => string;
+  rerunCommand: (c: Pick<Case, "id" | "source">) => string;
   /** Where mutant outcomes come from, to name mistakes on failed cases (none: no diagnosis). */
   diagnosis?: OutcomeSource;
   /**
@@ -396,7 +397,7 @@ export async function gradeSubmission(options: GradeOptions): Promise<GradeResul
         outcome: { kind: "timeout" },
       },
       null,
-      { rerun: options.rerunCommand(c.id) },
+      { rerun: options.rerunCommand(c) },
     );
   // Names are checked against other cases (confirmNames) at the end of each phase: what each
   // case tells about them, and how to rebuild a result that named a mistake, held back until then.
@@ -438,7 +439,7 @@ export async function gradeSubmission(options: GradeOptions): Promise<GradeResul
           c,
           { status: "error", reason: "build-error", message, outcome: { kind: "build-error" } },
           null,
-          { rerun: options.rerunCommand(c.id) },
+          { rerun: options.rerunCommand(c) },
         );
       });
       publish();
@@ -489,7 +490,7 @@ export async function gradeSubmission(options: GradeOptions): Promise<GradeResul
         }
         const result = (names: string[]) =>
           caseResult(c, verdict, run, {
-            rerun: options.rerunCommand(c.id),
+            rerun: options.rerunCommand(c),
             mistakes: names,
             layouts,
           });

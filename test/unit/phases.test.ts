@@ -122,7 +122,7 @@ function fakeGrading(
     concurrency: 3,
     kit: { version: "1.0.0", fixtures: "0123456789abcdef" },
     reporters: [{ onCaseResult: (r) => record("published", r.case) }],
-    rerunCommand: (id) => `npm run grade -- ${submission} --only ${id}`,
+    rerunCommand: (c) => `npm run grade -- ${submission} --only ${c.id}`,
     diagnosis: diagnosisOf(cases, (c) => record("judged", c)),
     prepared: Promise.resolve(noProgram),
     runCase: async (_program, c) => {
