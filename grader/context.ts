@@ -232,12 +232,14 @@ export async function prepareGrading(command: GradeCommand): Promise<GradingCont
   };
   let cases: Case[];
   let kit: GradingContext["kit"];
+  let visibleFixtures: string;
   const file = new FileOutcomes();
   let diagnosis: OutcomeSource = file;
   let disposeLive = () => {};
   try {
     const all = await loadCaseSet(command, schemas);
     kit = { version: kitVersion(), fixtures: fixtureHash(all) };
+    visibleFixtures = fixtureHash(all.filter((c) => !isPrivateCase(c)));
     cases = selectCases(all, command.only);
     if (isInstructorKit()) {
       const { LiveOutcomes } = await import("./instructor/mutants/live.ts");
@@ -276,6 +278,7 @@ export async function prepareGrading(command: GradeCommand): Promise<GradingCont
         concurrency: caseConcurrency(),
         deadline: command.timeBudgetMs,
         kit,
+        visibleFixtures,
         reporters,
         diagnosis,
         rerunCommand: caseRerun(command.rerunArgs),

@@ -61,6 +61,8 @@ export interface GradeOptions {
   /** Folders no program may see besides the kit's own (private cases, the batch, the reports). */
   hidden?: readonly string[];
   kit: { version: string; fixtures: string };
+  /** The stamp of the case set's visible cases (hash.ts fixtureHash), what students are shown. */
+  visibleFixtures: string;
   reporters: readonly Reporter[];
   /**
    * The command line that reruns one case, for failure messages: options.ts rerunCommand with
@@ -532,6 +534,7 @@ export async function gradeSubmission(options: GradeOptions): Promise<GradeResul
     done.filter((r) => r.required === required).reduce((total, r) => total + r[key], 0);
   const graded: GradeResults = {
     kit: options.kit,
+    visibleFixtures: options.visibleFixtures,
     submission: options.submission.name,
     score: sum(true, "points"),
     maxScore: sum(true, "maxPoints"),

@@ -1,7 +1,7 @@
 // Grading results built in-process, without running a program: a built-in case, a recorded or
 // constructed run (what the process printed, how it ended), judged by the grader's own judge().
 // For tests of what reporters write, where spawning a grader would only add time.
-import { FixtureSchemas, loadCases, type Case } from "../../grader/cases/load.ts";
+import { FixtureSchemas, isPrivateCase, loadCases, type Case } from "../../grader/cases/load.ts";
 import { FileOutcomes } from "../../grader/diagnose/diagnose.ts";
 import type { MemberBytes } from "../../grader/diagnose/data.ts";
 import { caseResult } from "../../grader/grade.ts";
@@ -101,7 +101,15 @@ export function judgedResult(
   });
 }
 
-/** A run's results from its case results: the scores summed as gradeSubmission sums them. */
+/** The case-set stamp of the results gradeResults makes. */
+export const FIXTURES_STAMP = "0123456789abcdef";
+/** Their visible cases' stamp when some case is private (else it is FIXTURES_STAMP, as in context.ts). */
+export const VISIBLE_STAMP = "fedcba9876543210";
+
+/**
+ * A run's results from its case results: the scores summed as gradeSubmission sums them; a
+ * grading of 1234 ms whose visible phase took 1000 ms.
+ */
 export function gradeResults(
   submission: string,
   results: CaseResult[],
@@ -110,7 +118,8 @@ export function gradeResults(
   const sum = (required: boolean, key: "points" | "maxPoints") =>
     results.filter((r) => r.required === required).reduce((total, r) => total + r[key], 0);
   return {
-    kit: { version: "1.0.0", fixtures: "0123456789abcdef" },
+    kit: { version: "1.0.0", fixtures: FIXTURES_STAMP },
+    visibleFixtures: results.some((r) => isPrivateCase(r.case)) ? VISIBLE_STAMP : FIXTURES_STAMP,
     submission,
     score: sum(true, "points"),
     maxScore: sum(true, "maxPoints"),

@@ -121,6 +121,7 @@ function fakeGrading(
     memoryMiB: 512,
     concurrency: 3,
     kit: { version: "1.0.0", fixtures: "0123456789abcdef" },
+    visibleFixtures: "fedcba9876543210",
     reporters: [{ onCaseResult: (r) => record("published", r.case) }],
     rerunCommand: (c) => `npm run grade -- ${submission} --only ${c.id}`,
     diagnosis: diagnosisOf(cases, (c) => record("judged", c)),
