@@ -91,7 +91,6 @@ const noProgram: PreparedProgram = {
     run: () => {
       throw new Error("the fake runner runs the cases");
     },
-    hidden: [],
     mapStderr: (text) => text,
   },
   errors: [],
