@@ -9,11 +9,16 @@ import { join } from "node:path";
 import { FileOutcomes, FirstOf, type OutcomeSource } from "./diagnose/diagnose.ts";
 import { SetupError } from "./errors.ts";
 import { fixtureHash } from "./cases/hash.ts";
-import { FixtureSchemas, loadCases, type Case } from "./cases/load.ts";
+import { FixtureSchemas, isPrivateCase, loadCases, visibleFirst, type Case } from "./cases/load.ts";
 import { prepareProgram, type GradeOptions, type PreparedProgram } from "./grade.ts";
 import { BUILT_IN_CASES_DIR, isInstructorKit, KIT_ROOT, kitVersion } from "./kit.ts";
 import { MEMORY_MIB, OUTPUT_CAP_BYTES } from "./limits.ts";
-import { rerunCommand, type GradeCommand, type SubmissionTarget } from "./options.ts";
+import {
+  rerunCommand,
+  withoutFixtures,
+  type GradeCommand,
+  type SubmissionTarget,
+} from "./options.ts";
 import { textLine } from "./report/escape.ts";
 import type { Reporter } from "./report/reporter.ts";
 import {
@@ -98,8 +103,10 @@ export interface GradingContext {
 }
 
 /**
- * The whole case set of a command, in grading order: the built-in cases, every `--fixtures`
- * folder's, then `--random N --seed S`'s generated ones (before --only narrows it).
+ * The whole case set of a command, in grading order (cases/load.ts visibleFirst): the visible
+ * cases, built-in then `--random N --seed S`'s generated ones, then the private ones of every
+ * `--fixtures` folder (before --only narrows it). Reports, results files and `--list-cases` keep
+ * this order.
  *
  * @throws SetupError for invalid fixtures or duplicate ids, or --random outside the instructor kit
  */
@@ -108,14 +115,17 @@ export async function loadCaseSet(
   schemas: FixtureSchemas,
 ): Promise<Case[]> {
   const cases = loadCases(BUILT_IN_CASES_DIR, command.fixtures, schemas);
-  if (command.random === undefined) return cases;
+  if (command.random === undefined) return visibleFirst(cases);
   if (!isInstructorKit()) {
     throw new SetupError(
       "--random computes answers with the reference solution: it works in the instructor kit only",
     );
   }
   const { randomCases } = await import("./instructor/random/random-cases.ts");
-  return [...cases, ...(await randomCases(command.random.count, command.random.seed, schemas))];
+  return visibleFirst([
+    ...cases,
+    ...(await randomCases(command.random.count, command.random.seed, schemas)),
+  ]);
 }
 
 /**
@@ -136,6 +146,19 @@ export function selectCases(cases: readonly Case[], only: readonly string[]): Ca
     );
   }
   return cases.filter((c) => only.includes(c.id));
+}
+
+/**
+ * How a grading names the command that reruns one case (GradeOptions.rerunCommand): `args` and
+ * `--only ID` for a private case; a visible case's leaves out the `--fixtures` folders
+ * (options.ts withoutFixtures), as a student may read it.
+ *
+ * @param args the arguments that grade the same way (GradeCommand.rerunArgs, after the
+ *   submission as typed where the context has one)
+ */
+export function caseRerun(args: readonly string[]): GradeOptions["rerunCommand"] {
+  const visibleArgs = withoutFixtures(args);
+  return (c) => rerunCommand(isPrivateCase(c) ? args : visibleArgs, c.id);
 }
 
 /**
@@ -219,12 +242,14 @@ export async function prepareGrading(command: GradeCommand): Promise<GradingCont
   };
   let cases: Case[];
   let kit: GradingContext["kit"];
+  let visibleFixtures: string;
   const file = new FileOutcomes();
   let diagnosis: OutcomeSource = file;
   let disposeLive = () => {};
   try {
     const all = await loadCaseSet(command, schemas);
     kit = { version: kitVersion(), fixtures: fixtureHash(all) };
+    visibleFixtures = fixtureHash(all.filter((c) => !isPrivateCase(c)));
     cases = selectCases(all, command.only);
     if (isInstructorKit()) {
       const { LiveOutcomes } = await import("./instructor/mutants/live.ts");
@@ -262,9 +287,10 @@ export async function prepareGrading(command: GradeCommand): Promise<GradingCont
         concurrency: caseConcurrency(),
         deadline: command.timeBudgetMs,
         kit,
+        visibleFixtures,
         reporters,
         diagnosis,
-        rerunCommand: (id) => rerunCommand(command.rerunArgs, id),
+        rerunCommand: caseRerun(command.rerunArgs),
         prepared,
       };
     },

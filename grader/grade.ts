@@ -1,13 +1,14 @@
 /**
  * Grading one submission: build it once, run every case as its own process (several at a time),
  * judge each run, name the mistake and explain each failure (explain/), and hand each result to
- * the reporters in fixture order.
+ * the reporters in grading order: the visible cases, all run and judged first, then the private
+ * ones (phases.ts).
  */
 import { chmodSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { basename, join } from "node:path";
 import pLimit, { type LimitFunction } from "p-limit";
 import { judge, type Reason, type Verdict } from "./verdict/verdict.ts";
-import { isPrivateCase, type Case, type FixtureSchemas } from "./cases/load.ts";
+import { isPrivateCase, visibleFirst, type Case, type FixtureSchemas } from "./cases/load.ts";
 import { buildSubmission } from "./run/build.ts";
 import { atExit, runProcess, type RawRun } from "./run/run-process.ts";
 import { capRun, CappedText, STDERR_READ_BYTES, type CappedRun } from "./verdict/capped-text.ts";
@@ -29,6 +30,7 @@ import {
 import type { MemberBytes } from "./diagnose/data.ts";
 import { explain } from "./explain/explain.ts";
 import { passed, type CaseResult, type GradeResults } from "./results.ts";
+import { ownPhases, type Phases } from "./phases.ts";
 
 export interface GradeOptions {
   /** A folder with src/main.ts (built once with esbuild), or any command (--cmd). */
@@ -58,12 +60,15 @@ export interface GradeOptions {
   /** Type-check a folder submission with tsc before grading (--types); errors fail the build. */
   typeCheck?: boolean;
   kit: { version: string; fixtures: string };
+  /** The stamp of the case set's visible cases (hash.ts fixtureHash), what students are shown. */
+  visibleFixtures: string;
   reporters: readonly Reporter[];
   /**
    * The command line that reruns one case, for failure messages: options.ts rerunCommand with
-   * the arguments this grading was started with.
+   * the arguments this grading was started with, a visible case's without the `--fixtures`
+   * folders (context.ts caseRerun).
    */
-  rerunCommand: (caseId: string) => string;
+  rerunCommand: (c: Pick<Case, "id" | "source">) => string;
   /** Where mutant outcomes come from, to name mistakes on failed cases (none: no diagnosis). */
   diagnosis?: OutcomeSource;
   /**
@@ -77,6 +82,13 @@ export interface GradeOptions {
    * Its cleanup runs when the grading ends, as for one prepared here.
    */
   prepared?: Promise<PreparedProgram> | undefined;
+  /**
+   * When this grading's private phase may start (a batch's PhaseGate, shared by its gradings);
+   * absent, right after its own visible phase.
+   */
+  phases?: Phases | undefined;
+  /** Runs one case's program (runCase; tests give a fake that records when cases run). */
+  runCase?: typeof runCase;
 }
 
 /** How a case's result is explained, besides its verdict and run (see caseResult). */
@@ -288,7 +300,7 @@ export const STDERR_KEEP_BYTES = STDERR_READ_BYTES;
 /**
  * When the cases not yet graded are skipped: after this many limit verdicts (time, memory,
  * output cap, or a failure that used half the CPU limit or took a whole limit of wall time), in
- * case order.
+ * grading order (visible cases first, so a private case never counts towards a visible one's skip).
  */
 export const LIMIT_VERDICTS_BEFORE_SKIPPING = 3;
 /** A submission's total CPU time across its cases, in multiples of the per-case limit. */
@@ -358,13 +370,26 @@ export function skipBefore(
 }
 
 /**
- * Grades a submission against the cases.
+ * Grades a submission against the cases, in two phases (phases.ts): every visible case is run
+ * and judged, its names confirmed against the visible cases alone, before any private case
+ * starts; a private case's names are confirmed against every case.
  *
- * @returns every case's result in case order, and the scores (required and extension apart)
+ * @returns every case's result in grading order (visible first: cases/load.ts visibleFirst), and
+ *   the scores (required and extension apart)
  */
 export async function gradeSubmission(options: GradeOptions): Promise<GradeResults> {
   const started = performance.now();
-  const { cases, reporters } = options;
+  const { reporters } = options;
+  // The skip rule and the reporters follow this order: a visible case's result never depends on
+  // a private one's.
+  const cases = visibleFirst(options.cases);
+  const visibleCount = cases.filter((c) => !isPrivateCase(c)).length;
+  const phases = options.phases ?? ownPhases();
+  let visibleDurationMs: number | undefined;
+  const endVisiblePhase = () => {
+    visibleDurationMs ??= performance.now() - started;
+    phases.visibleDone();
+  };
   for (const r of reporters)
     r.onRunStart?.({ submission: options.submission.name, cases, kit: options.kit });
 
@@ -382,18 +407,19 @@ export async function gradeSubmission(options: GradeOptions): Promise<GradeResul
         outcome: { kind: "timeout" },
       },
       null,
-      { rerun: options.rerunCommand(c.id) },
+      { rerun: options.rerunCommand(c) },
     );
-  // Names are checked against every case once all have run (confirmNames): what each case tells
-  // about them, and how to rebuild a result that named a mistake, held back until then.
+  // Names are checked against other cases (confirmNames) at the end of each phase: what each
+  // case tells about them, and how to rebuild a result that named a mistake, held back until then.
   const named: (NamedCase | undefined)[] = new Array<NamedCase | undefined>(cases.length);
   const held = new Map<number, (mistakes: string[]) => CaseResult>();
-  let allRun = false;
+  // Results before this index have their final names.
+  let confirmedUpTo = 0;
   const publish = () => {
-    // Reporters see results in case order even though cases finish in any order; a case run
+    // Reporters see results in grading order even though cases finish in any order; a case run
     // before the rule said to skip it is skipped all the same, so skipping never depends on timing.
     while (reported < cases.length && results[reported] !== undefined) {
-      if (held.has(reported) && !allRun) break;
+      if (held.has(reported) && reported >= confirmedUpTo) break;
       const why = skip.reason();
       if (why !== undefined) results[reported] = skipped(cases[reported] as Case, why);
       const done = results[reported] as CaseResult;
@@ -401,6 +427,19 @@ export async function gradeSubmission(options: GradeOptions): Promise<GradeResul
       for (const r of reporters) r.onCaseResult?.(done);
       reported++;
     }
+  };
+  /** Confirms the names of the cases from confirmedUpTo to `to` against every case before `to`. */
+  const confirmUpTo = (to: number) => {
+    // Cases that did not run (aborted) have nothing to say.
+    const graded = named.slice(0, to).flatMap((n, i) => (n === undefined ? [] : [[i, n] as const]));
+    const confirmed = confirmNames(graded.map(([, n]) => n));
+    graded.forEach(([index], k) => {
+      const rebuild = held.get(index);
+      if (index >= confirmedUpTo && rebuild !== undefined && results[index] !== undefined)
+        results[index] = rebuild(confirmed[k] ?? []);
+    });
+    confirmedUpTo = to;
+    publish();
   };
   try {
     if (prepared.program === undefined) {
@@ -410,12 +449,13 @@ export async function gradeSubmission(options: GradeOptions): Promise<GradeResul
           c,
           { status: "error", reason: "build-error", message, outcome: { kind: "build-error" } },
           null,
-          { rerun: options.rerunCommand(c.id) },
+          { rerun: options.rerunCommand(c) },
         );
       });
       publish();
     } else {
       const program = prepared.program;
+      const runOne = options.runCase ?? runCase;
       const aborted = () => options.signal?.aborted === true;
       const gradeCase = async (c: Case, index: number): Promise<void> => {
         // Once aborted, the cases still queued start and end at once: none runs.
@@ -431,7 +471,7 @@ export async function gradeSubmission(options: GradeOptions): Promise<GradeResul
           publish();
           return;
         }
-        const raw = await runCase(program, c, options);
+        const raw = await runOne(program, c, options);
         if (aborted()) return;
         // What the program wrote, capped once for everything after the run (capped-text.ts);
         // stack frames name src/ files, never the sandbox's bundle path, in every message.
@@ -461,7 +501,7 @@ export async function gradeSubmission(options: GradeOptions): Promise<GradeResul
         }
         const result = (names: string[]) =>
           caseResult(c, verdict, run, {
-            rerun: options.rerunCommand(c.id),
+            rerun: options.rerunCommand(c),
             mistakes: names,
             layouts,
           });
@@ -477,21 +517,23 @@ export async function gradeSubmission(options: GradeOptions): Promise<GradeResul
         results[index] = result(mistakes);
         publish();
       };
-      // Cases start in case order, `concurrency` at a time (p-limit keeps the queue) or in the
-      // shared slots.
-      await (options.slots ?? pLimit(Math.max(1, options.concurrency))).map(cases, gradeCase);
-      allRun = true;
-      // Cases that did not run (aborted) have nothing to say.
-      const graded = named.flatMap((n, i) => (n === undefined ? [] : [[i, n] as const]));
-      const confirmed = confirmNames(graded.map(([, n]) => n));
-      graded.forEach(([index], k) => {
-        const rebuild = held.get(index);
-        if (rebuild !== undefined && results[index] !== undefined)
-          results[index] = rebuild(confirmed[k] ?? []);
-      });
-      publish();
+      // Each phase's cases start in grading order, `concurrency` at a time (p-limit keeps the
+      // queue) or in the slots shared with other gradings.
+      const slots = options.slots ?? pLimit(Math.max(1, options.concurrency));
+      const gradePhase = async (from: number, to: number) => {
+        await slots.map(cases.slice(from, to), (c, k) => gradeCase(c, from + k));
+        confirmUpTo(to);
+      };
+      await gradePhase(0, visibleCount);
+      endVisiblePhase();
+      if (visibleCount < cases.length && !aborted()) {
+        await phases.privateStart();
+        await gradePhase(visibleCount, cases.length);
+      }
     }
   } finally {
+    // Also when the build failed or the grading threw: other gradings wait for this.
+    endVisiblePhase();
     prepared.cleanup();
   }
   options.signal?.throwIfAborted();
@@ -501,6 +543,7 @@ export async function gradeSubmission(options: GradeOptions): Promise<GradeResul
     done.filter((r) => r.required === required).reduce((total, r) => total + r[key], 0);
   const graded: GradeResults = {
     kit: options.kit,
+    visibleFixtures: options.visibleFixtures,
     submission: options.submission.name,
     score: sum(true, "points"),
     maxScore: sum(true, "maxPoints"),
@@ -509,6 +552,7 @@ export async function gradeSubmission(options: GradeOptions): Promise<GradeResul
     cases: done,
     buildErrors: prepared.errors,
     durationMs: performance.now() - started,
+    visibleDurationMs: visibleDurationMs ?? 0,
   };
   for (const r of reporters) r.onRunEnd?.(graded);
   return graded;

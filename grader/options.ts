@@ -174,6 +174,26 @@ export function rerunCommand(args: readonly string[], caseId: string): string {
   return `npm run grade -- ${quote([...args, "--only", caseId])}`;
 }
 
+/**
+ * Rerun arguments (GradeCommand.rerunArgs, or the same after a submission path) without their
+ * `--fixtures DIR` pairs: what reruns a visible case, which needs no private folder, and whose
+ * rerun command may reach a student, who must not learn where the private cases are. A `--cmd`
+ * value is kept whatever it says.
+ */
+export function withoutFixtures(args: readonly string[]): string[] {
+  const kept: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    if (arg === "--fixtures") {
+      i++;
+      continue;
+    }
+    kept.push(arg);
+    if (arg === "--cmd" && i + 1 < args.length) kept.push(args[++i] as string);
+  }
+  return kept;
+}
+
 /** npm runs scripts from the package root; INIT_CWD is where the user typed the command. */
 export function userCwd(): string {
   return process.env.INIT_CWD ?? process.cwd();

@@ -5,10 +5,10 @@
  * read them. The explanation holds what a report shows as typed fields, never as escaped or
  * coloured text: each format escapes and colours it where it writes it (report/escape.ts).
  *
- * Also the one definition of passing: a case passed (`passed`) and a grading passed
+ * Also what a student may see of a grading (`studentView`), and the one definition of passing: a case passed (`passed`) and a grading passed
  * (`everyRequiredPassed`), for the exit code, the batch and the class report alike.
  */
-import type { Case } from "./cases/load.ts";
+import { isPrivateCase, type Case } from "./cases/load.ts";
 import type { Reason, Status, Verdict } from "./verdict/verdict.ts";
 
 /** One line of expected against actual: ` ` both, `-` expected, `+` actual, `…` a note. */
@@ -111,6 +111,8 @@ export interface CaseResult {
 
 export interface GradeResults {
   kit: { version: string; fixtures: string };
+  /** The stamp of the case set's visible cases (what studentView shows as `kit.fixtures`). */
+  visibleFixtures: string;
   submission: string;
   score: number;
   maxScore: number;
@@ -119,7 +121,10 @@ export interface GradeResults {
   cases: CaseResult[];
   /** Build errors, when the submission did not build (every case is then `error`). */
   buildErrors: string[];
+  /** Wall time of the whole grading, milliseconds. */
   durationMs: number;
+  /** Wall time from the grading's start to the end of its visible phase, milliseconds. */
+  visibleDurationMs: number;
 }
 
 /** True when a case passed. Takes any result with a status (a CaseResult, a results file case). */
@@ -135,4 +140,32 @@ export function everyRequiredPassed(
   cases: readonly { required: boolean; status: Status }[],
 ): boolean {
   return cases.every((r) => !r.required || passed(r));
+}
+
+/**
+ * What a student may see of a grading: the visible cases alone (built-in and `--random`), in
+ * grading order, the scores summed over them, the visible cases' stamp as `kit.fixtures`, and the
+ * visible phase's wall time as `durationMs`; nothing that counts, sums, stamps or times a private
+ * case. The formats a student reads whole (github, classroom, exercism) format this, and
+ * Gradescope's top-level output while private tests are hidden. Applying it twice changes nothing.
+ */
+export function studentView(results: GradeResults): GradeResults {
+  const cases = results.cases.filter((r) => !isPrivateCase(r.case));
+  const sum = (required: boolean, key: "points" | "maxPoints") =>
+    cases.filter((r) => r.required === required).reduce((total, r) => total + r[key], 0);
+  return {
+    ...results,
+    kit: { version: results.kit.version, fixtures: results.visibleFixtures },
+    score: sum(true, "points"),
+    maxScore: sum(true, "maxPoints"),
+    extensionScore: sum(false, "points"),
+    extensionMaxScore: sum(false, "maxPoints"),
+    cases,
+    durationMs: results.visibleDurationMs,
+  };
+}
+
+/** True when a grading had private cases (which studentView leaves out). */
+export function hasPrivateCases(results: Pick<GradeResults, "cases">): boolean {
+  return results.cases.some((r) => isPrivateCase(r.case));
 }

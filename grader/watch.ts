@@ -14,11 +14,11 @@ import { availableParallelism } from "node:os";
 import { join, relative } from "node:path";
 import { watch } from "chokidar";
 import { createColors } from "picocolors";
-import type { GradingContext } from "./context.ts";
+import { caseRerun, type GradingContext } from "./context.ts";
 import { SetupError } from "./errors.ts";
 import { defaultSubmission } from "./kit.ts";
 import { gradeSubmission } from "./grade.ts";
-import { rerunCommand, type GradeCommand } from "./options.ts";
+import type { GradeCommand } from "./options.ts";
 import { shownPath } from "./batch/progress.ts";
 import { printable, textLine } from "./report/escape.ts";
 import { buildErrorLines, detailLines, failureLine, scoreLines } from "./report/lines.ts";
@@ -132,7 +132,7 @@ export function runWatch(command: GradeCommand, context: GradingContext): Promis
       try {
         const results = await gradeSubmission({
           ...context.gradeOptions(target, progress),
-          rerunCommand: (id) => rerunCommand(rerunArgs, id),
+          rerunCommand: caseRerun(rerunArgs),
           signal,
         });
         if (signal.aborted) return;

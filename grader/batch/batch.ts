@@ -2,7 +2,9 @@
  * `npm run grade -- --batch DIR --report-dir OUT [--shard I/N]`: grades every subfolder of DIR
  * (or shard I's share of them, see shard.ts) as a submission, one after another with its cases in
  * parallel (context.ts caseConcurrency), and writes OUT/gradebook.csv, OUT/report.html, OUT/results/ and
- * OUT/shard.json (see output.ts).
+ * OUT/shard.json (see output.ts). Every submission's visible cases are graded before any
+ * submission's private cases start (phases.ts PhaseGate), so no two students can signal each
+ * other from a private case to a visible one through the machine.
  *
  * Each submission (DIR/NAME, or the one folder inside it that holds src/main.ts; shard.ts) is
  * graded exactly as `npm run grade -- DIR/NAME` grades it (its own build, its own sandboxed
@@ -15,10 +17,11 @@
  */
 import { isAbsolute, join, relative } from "node:path";
 import pLimit from "p-limit";
-import { caseConcurrency, type GradingContext } from "../context.ts";
+import { caseConcurrency, caseRerun, type GradingContext } from "../context.ts";
 import { SetupError } from "../errors.ts";
 import { gradeSubmission, type GradeOptions, type PreparedProgram } from "../grade.ts";
-import { rerunCommand, userCwd, type GradeCommand, type SubmissionTarget } from "../options.ts";
+import { PhaseGate } from "../phases.ts";
+import { userCwd, type GradeCommand, type SubmissionTarget } from "../options.ts";
 import { resultsJson } from "../report/json.ts";
 import { everyRequiredPassed } from "../results.ts";
 import type { CaseInfo, SubmissionResults } from "./gradebook.ts";
@@ -28,9 +31,11 @@ import { batchProgress, shownPath } from "./progress.ts";
 import { listBatch, listingNotes, shareOf, type BatchEntry } from "./shard.ts";
 
 /**
- * Submissions graded at once. Their cases share one set of slots (context.ts caseConcurrency, one
- * grading's worth), so the second one only fills the slots the first's last cases leave free: a
- * class takes what one submission at a time takes, without the idle tail of each submission.
+ * Submissions in their visible phase at once (phases.ts: every submission's visible cases are
+ * graded before any submission's private cases start). Their cases share one set of slots
+ * (context.ts caseConcurrency, one grading's worth), so the second one only fills the slots the
+ * first's last cases leave free: a class takes what one submission at a time takes, without the
+ * idle tail of each submission.
  * (Measured on 2 cores, when each submission had the cores to itself, against "one submission per
  * core, one case at a time": the same time for a class of ordinary submissions, 13.4 s for 12 x
  * 43 cases either way, and faster when one submission is slow on every case, a memory hog, 30-44
@@ -101,7 +106,7 @@ async function gradeEntry(
   command: GradeCommand,
   context: GradingContext,
   onCase: () => void,
-  ahead: Pick<GradeOptions, "prepared" | "slots">,
+  ahead: Pick<GradeOptions, "prepared" | "slots" | "phases">,
 ): Promise<{ results: SubmissionResults; note: string }> {
   if (entry.problem !== null) {
     for (let i = 0; i < context.cases.length; i++) onCase();
@@ -114,7 +119,7 @@ async function gradeEntry(
   const where = relative(userCwd(), entry.path) || ".";
   const options = {
     ...context.gradeOptions(folderTarget(entry), [{ onCaseResult: onCase }]),
-    rerunCommand: (id: string) => rerunCommand([where, ...command.rerunArgs], id),
+    rerunCommand: caseRerun([where, ...command.rerunArgs]),
     ...ahead,
   };
   try {
@@ -172,10 +177,13 @@ export async function runBatch(command: GradeCommand, context: GradingContext): 
 
   const progress = batchProgress(process.stdout, mine.length, mine.length * context.cases.length);
   const results: SubmissionResults[] = [];
-  // Two submissions are graded at once but share one set of case slots (as many as one grading
-  // has): the second's cases start only in the slots the first's last cases leave free, so the
-  // CPUs stay busy through each submission's tail, its results and the next build.
+  // Two submissions are in their visible phase at once but share one set of case slots (as many
+  // as one grading has): the second's cases start only in the slots the first's last cases leave
+  // free, so the CPUs stay busy through each submission's tail, its results and the next build.
+  // A submission whose visible phase is over waits, its build kept, until every submission's is
+  // (the gate); then every private phase runs, in the same slots.
   const slots = pLimit(caseConcurrency());
+  const gate = new PhaseGate(mine.length, SUBMISSIONS_AT_ONCE);
   // Each submission's build starts while the one before it runs its cases: the bundler's start
   // and waits fill the gaps between cases instead of leaving the cores idle between submissions.
   const builds = new Map<number, Promise<PreparedProgram>>();
@@ -190,15 +198,23 @@ export async function runBatch(command: GradeCommand, context: GradingContext): 
   const finished = new Map<number, { entry: BatchEntry; note: string }>();
   let announced = 0;
   const gradeOne = async (entry: BatchEntry, index: number): Promise<void> => {
-    progress.started(entry.name);
-    buildAhead(index);
-    const prepared = builds.get(index);
-    builds.delete(index);
-    buildAhead(index + 1);
-    const done = await gradeEntry(entry, command, context, () => progress.caseDone(), {
-      prepared,
-      slots,
-    });
+    const phases = await gate.enter();
+    let done: Awaited<ReturnType<typeof gradeEntry>>;
+    try {
+      progress.started(entry.name);
+      buildAhead(index);
+      const prepared = builds.get(index);
+      builds.delete(index);
+      buildAhead(index + 1);
+      done = await gradeEntry(entry, command, context, () => progress.caseDone(), {
+        prepared,
+        slots,
+        phases,
+      });
+    } finally {
+      // A folder that is no submission, or a grading that failed, must not hold the gate shut.
+      phases.visibleDone();
+    }
     writeSubmissionResults(reportDir, done.results);
     results.push(done.results);
     finished.set(index, { entry, note: done.note });
@@ -208,7 +224,8 @@ export async function runBatch(command: GradeCommand, context: GradingContext): 
     }
   };
   try {
-    await pLimit(SUBMISSIONS_AT_ONCE).map(mine, gradeOne);
+    // Every folder enters the gate in folder order (the gate lets SUBMISSIONS_AT_ONCE in).
+    await Promise.all(mine.map(gradeOne));
   } finally {
     progress.end();
   }

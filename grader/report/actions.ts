@@ -1,9 +1,10 @@
 /**
  * What a GitHub Actions step writes, shared by `--format github` (github.ts) and `--format
- * classroom` (classroom.ts). Standard output gets the text report (folded in a
- * log group, with workflow commands stopped around it so nothing a program printed can act as
- * one) and one annotation per case that did not pass, within GitHub's caps of 10 error and 10
- * warning annotations per step. The job summary (Markdown) is appended to the file named by
+ * classroom` (classroom.ts), all of it from the student's view (results.ts studentView: the
+ * visible cases alone; the step's log and summary are the student's). Standard output gets the
+ * text report (folded in a log group, with workflow commands stopped around it so nothing a
+ * program printed can act as one) and one annotation per case that did not pass, within GitHub's
+ * caps of 10 error and 10 warning annotations per step. The job summary (Markdown) is appended to the file named by
  * GITHUB_STEP_SUMMARY when it is set. Formats: GitHub's "Workflow commands for GitHub Actions"
  * (`::error title=...::message`, `::group::`, `::stop-commands::`, escaping as in
  * @actions/core's command.ts) and "Adding a job summary" (at most 1 MiB per step).
@@ -14,8 +15,13 @@
  */
 import { appendFileSync } from "node:fs";
 import { randomUUID } from "node:crypto";
-import { isPrivateCase } from "../cases/load.ts";
-import { passed, type CaseResult, type GradeResults } from "../results.ts";
+import {
+  hasPrivateCases,
+  passed,
+  studentView,
+  type CaseResult,
+  type GradeResults,
+} from "../results.ts";
 import { capped, markdownInline, printable, textLine } from "./escape.ts";
 import {
   adviceLines,
@@ -63,7 +69,7 @@ function annotationMessage(r: CaseResult): string {
   const lines = [failureLine(r)];
   if (r.explanation !== null) {
     lines.push(...adviceLines(r.explanation.advice));
-    if (!isPrivateCase(r.case)) lines.push(`rerun: ${textLine(r.explanation.rerun)}`);
+    lines.push(`rerun: ${textLine(r.explanation.rerun)}`);
   }
   return capped(lines.join("\n"), MESSAGE_MAX_CHARS);
 }
@@ -105,10 +111,10 @@ function annotations(kind: "error" | "warning", failed: CaseResult[], label: str
  * The workflow commands for a run: at most 10 `::error` annotations for required cases that did
  * not pass and at most 10 `::warning` annotations for extension cases, each titled
  * `<case id> (<points>/<max>)` with the reason, hint, lesson section and rerun command as its
- * message (a private case shows only the reason and hint). Passed and skipped cases get none.
+ * message. Passed and skipped cases get none, and private cases none (results.ts studentView).
  */
 export function githubAnnotations(results: GradeResults): string[] {
-  const failed = results.cases.filter((r) => !passed(r) && r.status !== "skipped");
+  const failed = studentView(results).cases.filter((r) => !passed(r) && r.status !== "skipped");
   return [
     ...annotations(
       "error",
@@ -137,11 +143,21 @@ function fenced(raw: string): string {
 }
 
 /**
- * The job summary (GitHub-flavoured Markdown): a heading with both scores, a table of every case
- * (mark, id, title, points, why it did not pass), and a folded block of details for each public
- * case that did not pass. Kept under 1 MiB: details are dropped from the end when it would not fit.
+ * The line a report a student reads whole ends with when the grading had private cases, which it
+ * leaves out: fixed words, the same whatever the private cases are and however they went.
  */
-export function githubSummary(results: GradeResults): string {
+export const PRIVATE_CASES_LEFT_OUT =
+  "Private cases (--fixtures) are not part of this report; their results are in the text, JSON and JUnit reports.";
+
+/**
+ * The job summary (GitHub-flavoured Markdown) of the student's view (results.ts studentView: the
+ * visible cases alone): a heading with both scores, a table of every visible case (mark, id,
+ * title, points, why it did not pass), and a folded block of details for each that did not pass;
+ * PRIVATE_CASES_LEFT_OUT last when there were private cases. Kept under 1 MiB: details are
+ * dropped from the end when it would not fit.
+ */
+export function githubSummary(graded: GradeResults): string {
+  const results = studentView(graded);
   const mark = (r: CaseResult) =>
     passed(r) ? "✅" : r.status === "skipped" ? "➖" : r.required ? "❌" : "⚠️";
   const head = [
@@ -162,7 +178,7 @@ export function githubSummary(results: GradeResults): string {
   let summary = head;
   let dropped = 0;
   for (const r of results.cases) {
-    if (passed(r) || r.status === "skipped" || isPrivateCase(r.case)) continue;
+    if (passed(r) || r.status === "skipped") continue;
     const details = detailLines(r, { colour: false, rerun: true });
     if (details.length === 0) continue;
     const block = `<details><summary>${markdownInline(r.id)}: ${markdownInline(failureLine(r))}</summary>\n\n${fenced(details.join("\n"))}\n\n</details>\n`;
@@ -170,35 +186,40 @@ export function githubSummary(results: GradeResults): string {
     else summary += block;
   }
   if (dropped > 0) summary += `\n${dropped} more cases' details left out (the log has them).\n`;
+  if (hasPrivateCases(graded)) summary += `\n${PRIVATE_CASES_LEFT_OUT}\n`;
   return `${summary}\n`;
 }
 
 /**
- * A GitHub Actions step's reporter. Standard output (the sink): the text report inside
- * `::group::`/`::endgroup::` and `::stop-commands::<token>`/`::<token>::`, then the annotations
- * of githubAnnotations, then the score lines, then the lines `after` gives (none by default).
- * When `env.GITHUB_STEP_SUMMARY` names a file, githubSummary is appended to it once
- * (appendFileSync), at the end of the run.
+ * The text report of the student's view, as the text format writes it (never coloured).
+ */
+function studentText(results: GradeResults): string {
+  const start = textReportStart(
+    { submission: results.submission, cases: results.cases.map((r) => r.case), kit: results.kit },
+    false,
+  );
+  const cases = results.cases.map((r) => textReportCase(r, start.idWidth, false));
+  return `${start.text}${cases.join("")}${textReportEnd(results, false)}`;
+}
+
+/**
+ * A GitHub Actions step's reporter, for a log, annotations and a summary the student sees: all of
+ * it written from the student's view (results.ts studentView: the visible cases alone, the
+ * scores over them), once, at the end of the run. Standard output (the sink): that text report
+ * inside `::group::`/`::endgroup::` and `::stop-commands::<token>`/`::<token>::`, then the
+ * annotations of githubAnnotations, then the score lines, then PRIVATE_CASES_LEFT_OUT when there
+ * were private cases, then the lines `after` gives the view (none by default). When
+ * `env.GITHUB_STEP_SUMMARY` names a file, githubSummary is appended to it (appendFileSync).
  */
 export function actionsStepReporter(
   sink: Sink,
   env: NodeJS.ProcessEnv = process.env,
   after: (results: GradeResults) => string[] = () => [],
 ): Reporter {
-  // The text report, as the text format writes it, kept for the log group (never coloured).
-  let text = "";
-  let idWidth = 0;
   return {
-    onRunStart(info) {
-      const start = textReportStart(info, false);
-      idWidth = start.idWidth;
-      text += start.text;
-    },
-    onCaseResult(r) {
-      text += textReportCase(r, idWidth, false);
-    },
-    onRunEnd(results) {
-      text += textReportEnd(results, false);
+    onRunEnd(graded) {
+      const results = studentView(graded);
+      const text = studentText(results);
       const token = randomUUID();
       const out = [
         `::group::Grading ${escapeData(textLine(results.submission))}: every case`,
@@ -208,13 +229,14 @@ export function actionsStepReporter(
         `::endgroup::`,
         ...githubAnnotations(results),
         ...scoreLines(results),
+        ...(hasPrivateCases(graded) ? [PRIVATE_CASES_LEFT_OUT] : []),
         ...after(results),
         ``,
       ];
       sink.write(out.join("\n"));
       const summaryFile = env.GITHUB_STEP_SUMMARY;
       if (summaryFile !== undefined && summaryFile !== "") {
-        appendFileSync(summaryFile, githubSummary(results));
+        appendFileSync(summaryFile, githubSummary(graded));
       }
     },
   };

@@ -21,7 +21,7 @@
  * the log, the annotations and the job summary still show them.
  */
 import { appendFileSync } from "node:fs";
-import { passed, type CaseResult, type GradeResults } from "../results.ts";
+import { passed, studentView, type CaseResult, type GradeResults } from "../results.ts";
 import { capped, textLine } from "./escape.ts";
 import { actionsStepReporter, workflowCommand } from "./actions.ts";
 import { failureLine } from "./lines.ts";
@@ -56,13 +56,17 @@ function testStatus(r: CaseResult): ClassroomTest["status"] {
 }
 
 /**
- * The runner result for a grading: one test per required case, in case order, scoring its points
+ * The runner result for a grading, from the student's view (results.ts studentView: Classroom
+ * shows the points to the student, so private cases are left out and the sums are over the
+ * visible cases): one test per visible required case, in grading order, scoring its points
  * (`score` 0 to its maximum), `message` the reason it did not pass (null on a pass), `test_code`
- * the command that reruns it; `max_score` the required maximum; `status` `error` when the
- * submission did not build, `fail` when a required case did not pass, else `pass` (the grader's
- * exit code 0 or 1). `duration` is the run's wall time in milliseconds.
+ * the command that reruns it; `max_score` the visible required maximum; `status` `error` when the
+ * submission did not build, `fail` when a visible required case did not pass, else `pass`.
+ * `duration` is the case's run's wall time in milliseconds (a visible case's run, which no
+ * private case ran beside).
  */
-export function classroomResult(results: GradeResults): ClassroomRunnerResult {
+export function classroomResult(graded: GradeResults): ClassroomRunnerResult {
+  const results = studentView(graded);
   const required = results.cases.filter((r) => r.required);
   const tests = required.map((r): ClassroomTest => ({
     name: textLine(`${r.id}: ${r.title}`),

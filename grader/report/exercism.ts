@@ -9,7 +9,7 @@
 import { inputBrief } from "../cases/brief.ts";
 import { isPrivateCase } from "../cases/load.ts";
 import { rerunCommand } from "../options.ts";
-import { passed, type CaseResult, type GradeResults } from "../results.ts";
+import { passed, studentView, type CaseResult, type GradeResults } from "../results.ts";
 import { capped, cappedEnd, printable, safeJson, textLine } from "./escape.ts";
 import { adviceLines, buildErrorLines, detailLines, failureLine } from "./lines.ts";
 import type { Reporter, Sink } from "./reporter.ts";
@@ -105,7 +105,9 @@ function message(r: CaseResult): string | null {
 /**
  * The results.json document, version 3:
  * `{ version: 3, status: "pass"|"fail"|"error", message?, tests: [{ name, status, message,
- * output, test_code, task_id }] }`, one test per case in fixture order. `status` is `error` only
+ * output, test_code, task_id }] }`, one test per visible case in grading order (results.ts
+ * studentView: Exercism has no hidden tests, so private cases are left out, and nothing in the
+ * file depends on them). `status` is `error` only
  * when no case ran (the program did not build; `message` then holds the build errors), `fail`
  * when any case did not pass (extension cases included), else `pass`. A test's `status` is
  * `pass`, `fail` (wrong answer), or `error` (crash, stub, timeout, skipped); its `message` says
@@ -115,7 +117,9 @@ function message(r: CaseResult): string | null {
  * input in brief and expected answer; `task_id` is 1 (decodeSubscription) on the cases that
  * exercise that task alone (exercismTask), and left out on the others.
  */
-export function exercismResults(results: GradeResults): ExercismResults {
+export function exercismResults(graded: GradeResults): ExercismResults {
+  // Exercism shows every test to the student: the student's view, private cases left out.
+  const results = studentView(graded);
   const tests = results.cases.map((r): ExercismTest => {
     const task = exercismTask(r);
     return {

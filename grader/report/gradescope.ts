@@ -13,7 +13,7 @@
 import { isPrivateCase } from "../cases/load.ts";
 import { SetupError } from "../errors.ts";
 import { rerunCommand } from "../options.ts";
-import { passed, type CaseResult, type GradeResults } from "../results.ts";
+import { passed, studentView, type CaseResult, type GradeResults } from "../results.ts";
 import { capped, printable, safeJson, textLine } from "./escape.ts";
 import { adviceLines, buildErrorLines, detailLines, failureLine, scoreLines } from "./lines.ts";
 import type { Reporter, Sink } from "./reporter.ts";
@@ -40,14 +40,17 @@ export interface GradescopeTest {
   tags: string[];
 }
 
-/** The whole file. The total is the sum of the tests' scores (no top-level `score`). */
+/**
+ * The whole file. The total is the sum of the tests' scores (no top-level `score`). No
+ * `execution_time` (optional in the specification): students see the file, and a wall-clock
+ * figure in it would be a reading of the machine; Gradescope times the autograder itself.
+ */
 export interface GradescopeResults {
   output: string;
   output_format: "text";
   test_output_format: "text";
   test_name_format: "text";
   stdout_visibility: GradescopeVisibility;
-  execution_time: number;
   tests: GradescopeTest[];
 }
 
@@ -74,51 +77,47 @@ const SHOWN_WHEN: Record<Exclude<GradescopeVisibility, "visible">, string> = {
 };
 
 /**
- * The top-level output's score lines. Gradescope hides a student's total while any test is
- * hidden from them ("If test cases are hidden, students will not be able to see their total
- * score", Autograder Specifications), so while private cases are not `visible` these lines count
- * only the cases the student sees now, and a last line says how many private cases (and points)
- * are left out and when they are shown: otherwise the output, visible at once, would give away
- * the total and how the private cases went.
+ * The top-level output's stamp and score lines. Gradescope hides a student's total while any
+ * test is hidden from them ("If test cases are hidden, students will not be able to see their
+ * total score", Autograder Specifications), so while private cases are not `visible` these lines
+ * are the student's view (results.ts studentView: the visible cases' stamp, scores over them
+ * alone), and a last line says how many private cases (and points) are left out and when they are
+ * shown: otherwise the output, visible at once, would give away the total and how the private
+ * cases went. That line counts what the instructor set, never how the submission did.
  */
-function visibleScoreLines(
+function visibleSummaryLines(
   results: GradeResults,
   privateVisibility: GradescopeVisibility,
 ): string[] {
-  if (privateVisibility === "visible") return scoreLines(results);
   const hidden = results.cases.filter((r) => isPrivateCase(r.case));
-  if (hidden.length === 0) return scoreLines(results);
-  const shown = results.cases.filter((r) => !isPrivateCase(r.case));
-  const sum = (cases: readonly CaseResult[], required: boolean, key: "points" | "maxPoints") =>
-    cases.filter((r) => r.required === required).reduce((total, r) => total + r[key], 0);
-  const lines = scoreLines({
-    ...results,
-    cases: shown,
-    score: sum(shown, true, "points"),
-    maxScore: sum(shown, true, "maxPoints"),
-    extensionScore: sum(shown, false, "points"),
-    extensionMaxScore: sum(shown, false, "maxPoints"),
-  });
-  const n = hidden.length;
+  const stamp = (r: GradeResults) => printable(`Kit ${r.kit.version}, case set ${r.kit.fixtures}.`);
+  if (privateVisibility === "visible" || hidden.length === 0)
+    return [stamp(results), ...scoreLines(results)];
+  const shown = studentView(results);
+  const sum = (required: boolean) =>
+    hidden.filter((r) => r.required === required).reduce((total, r) => total + r.maxPoints, 0);
   return [
-    ...lines.map((line) => `${line} (the cases shown now)`),
-    `Private cases: ${n} (${sum(hidden, true, "maxPoints")} required points, ${sum(hidden, false, "maxPoints")} extension points), not counted above, ${SHOWN_WHEN[privateVisibility]}.`,
+    stamp(shown),
+    ...scoreLines(shown).map((line) => `${line} (the cases shown now)`),
+    `Private cases: ${hidden.length} (${sum(true)} required points, ${sum(false)} extension points), not counted above, ${SHOWN_WHEN[privateVisibility]}.`,
   ];
 }
 
 /**
  * The results.json document:
  * `{ output, output_format: "text", test_output_format: "text", test_name_format: "text",
- * stdout_visibility: "hidden", execution_time, tests: [{ name, score, max_score,
- * status: "passed"|"failed", output, visibility, tags }] }`, one test per case in fixture order.
+ * stdout_visibility: "hidden", tests: [{ name, score, max_score, status: "passed"|"failed",
+ * output, visibility, tags }] }`, one test per case in grading order (the visible cases, then
+ * the private ones).
  * `name` is `<case id>: <title>`, with ` (extension)` for an extension case (tagged `extension`,
  * the others `required`; private cases also `private`). Gradescope adds the tests' scores up, so
  * extension points count above the required total (set the assignment's points to the required
  * total to make them extra credit). Private cases are `privateVisibility` (by default
  * after_published) and their output never shows their input or answer; the others are visible.
- * Unless private cases are `visible`, the top-level output counts only the other cases and says
- * how many private cases (and points) it leaves out (visibleScoreLines). stdout is hidden,
- * because the text report there shows private cases in full.
+ * Unless private cases are `visible`, the top-level output is the student's view (the visible
+ * cases' stamp and scores) and says how many private cases (and points) it leaves out
+ * (visibleSummaryLines). stdout is hidden, because the text report there shows private cases.
+ * Nothing in the file is timed.
  */
 export function gradescopeResults(
   results: GradeResults,
@@ -130,18 +129,13 @@ export function gradescopeResults(
       : [];
   return {
     output: capped(
-      [
-        ...buildErrors,
-        printable(`Kit ${results.kit.version}, case set ${results.kit.fixtures}.`),
-        ...visibleScoreLines(results, privateVisibility),
-      ].join("\n"),
+      [...buildErrors, ...visibleSummaryLines(results, privateVisibility)].join("\n"),
       OUTPUT_MAX_CHARS,
     ),
     output_format: "text",
     test_output_format: "text",
     test_name_format: "text",
     stdout_visibility: "hidden",
-    execution_time: Math.round(results.durationMs / 1000),
     tests: results.cases.map((r) => ({
       name: textLine(`${r.id}: ${r.title}${r.required ? "" : " (extension)"}`),
       score: r.points,

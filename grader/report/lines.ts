@@ -10,6 +10,7 @@
  * only its own container's escaping.
  */
 import { createColors } from "picocolors";
+import { isPrivateCase } from "../cases/load.ts";
 import {
   passed,
   type Advice,
@@ -150,12 +151,16 @@ export function scoreLines(results: GradeResults): string[] {
 
 /**
  * The text report's first lines: `Grading <submission>: N cases (kit ..., fixtures ...)` and a
- * blank line; and the width of the id column, for textReportCase.
+ * blank line; and the width of the id column, for textReportCase: the visible cases' longest id
+ * (capped), so that their lines are the same whatever the private cases are called (a longer
+ * private id sticks out); the longest of all when every case is private.
  */
 export function textReportStart(info: RunInfo, colour: boolean): { text: string; idWidth: number } {
   const pc = createColors(colour);
+  const visible = info.cases.filter((c) => !isPrivateCase(c));
   let longest = 0;
-  for (const c of info.cases) longest = Math.max(longest, textLine(c.id).length);
+  for (const c of visible.length > 0 ? visible : info.cases)
+    longest = Math.max(longest, textLine(c.id).length);
   return {
     text: `${pc.bold(`Grading ${textLine(info.submission)}`)}: ${info.cases.length} case${info.cases.length === 1 ? "" : "s"} ${pc.dim(`(kit ${info.kit.version}, fixtures ${info.kit.fixtures})`)}\n\n`,
     idWidth: Math.min(44, longest),

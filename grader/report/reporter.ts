@@ -1,7 +1,8 @@
 /**
  * One interface for every report format (as vitest's reporters): optional hooks called at the
- * run's start, once per case in fixture order, and at the end. A reporter writes through the sink
- * it is given, so where the report goes (terminal, file) is not its concern.
+ * run's start, once per case in grading order (visible cases first), and at the end. A reporter
+ * writes through the sink it is given, so where the report goes (terminal, file) is not its
+ * concern.
  */
 import type { Case } from "../cases/load.ts";
 import type { CaseResult, GradeResults } from "../results.ts";

@@ -1,8 +1,11 @@
 /**
- * `--format text` (the default): one line per case in fixture order (mark, id, points, and why it
- * did not pass); under a failure, the input in brief, expected against actual, the hint, the
- * LESSON.md section and the command that reruns just that case; last, the scores, required and
- * extension apart. Colour only when the sink is a terminal without NO_COLOR.
+ * `--format text` (the default): one line per case in grading order, the visible cases first
+ * (mark, id, points, and why it did not pass); under a failure, the input in brief, expected
+ * against actual, the hint, the LESSON.md section and the command that reruns just that case;
+ * last, the scores over every case, required and extension apart. Colour only when the sink is
+ * a terminal without NO_COLOR. This is the instructor's report where there are private cases
+ * (each by its reason in fixed words); the student's formats are built from results.ts
+ * studentView.
  *
  * The lines are lines.ts's, which escape everything a program printed before colour is added.
  */

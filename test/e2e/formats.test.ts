@@ -8,7 +8,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { escapeData, escapeProperty, workflowCommand } from "../../grader/report/actions.ts";
+import {
+  escapeData,
+  escapeProperty,
+  PRIVATE_CASES_LEFT_OUT,
+  workflowCommand,
+} from "../../grader/report/actions.ts";
 import { textLine, xmlAttributeData, xmlData, xmlSafe } from "../../grader/report/escape.ts";
 import { junitXml } from "../../grader/report/junit.ts";
 import { grade, variantOfSolution } from "../helpers/grader.ts";
@@ -355,19 +360,16 @@ describe("private cases and crafted text", () => {
     run = gradeAllFormats([dir, "--fixtures", privateDir, "--only", id]);
   });
 
-  it("github: title and message escaped as workflow commands need", () => {
+  it("github: the student's log, annotations and summary leave the private case out, saying so", () => {
     expect(run.status, run.stderr).toBe(1);
-    const [annotation, ...rest] = parseAnnotations(run.stdout);
-    expect(rest).toEqual([]);
-    expect(annotation?.kind).toBe("error");
-    expect(annotation?.raw).toMatch(
-      /^::error title=odd%25%2C%3Acases\/01-a%2Cb%3Ac%25d \(0\/2\)::wrong-output: [^\n]*%0Ahint: 100%25 sure:%0Aline two, with a comma%0Aread: LESSON\.md#member-order$/,
-    );
-    expect(annotation?.title).toBe(`${id} (0/2)`);
-    // A private case's annotation gives the hint, not the input, answer or paths.
-    expect(annotation?.message).toBe(
-      `wrong-output: ${run.results.cases[0]?.message}\nhint: ${hint}\nread: LESSON.md#member-order`,
-    );
+    expect(parseAnnotations(run.stdout)).toEqual([]);
+    for (const text of [run.stdout, run.summary]) {
+      expect(text).not.toContain(folder);
+      expect(text).not.toContain("Bell");
+      expect(text).toContain(PRIVATE_CASES_LEFT_OUT);
+    }
+    // The scores count no case: the one graded is private.
+    expect(run.stdout).toContain("Required:  0/0 points, 0 of 0 cases passed");
   });
 
   it("junit: well-formed, characters XML forbids stripped, the rest escaped and read back", () => {
@@ -391,10 +393,9 @@ describe("private cases and crafted text", () => {
     );
   });
 
-  it("exercism: the private case's test_code does not show its input", () => {
-    const t = run.exercism.tests[0];
-    expect(t?.test_code).toContain("(private case)");
-    expect(t?.test_code).not.toContain("input:");
+  it("exercism: the private case is left out (Exercism shows every test to the student)", () => {
+    expect(run.exercism.tests).toEqual([]);
+    expect(run.exercism.status).toBe("pass");
     expectExercism(run.exercism);
   });
 

@@ -16,6 +16,7 @@ import {
   gradeTextAndJson,
   variantOfSolution,
 } from "../helpers/grader.ts";
+import { gradeAllFormats, type AllFormatsRun } from "../helpers/graded.ts";
 import { CASES_DIR, ROOT } from "../helpers/program.ts";
 
 /** `npm run new-case -- ...args`, typed in `cwd` (npm passes it as INIT_CWD). */
@@ -275,14 +276,15 @@ describe("--random N --seed S", () => {
     ]);
     expect(listed.status, listed.stderr).toBe(0);
     const lines = listed.stdout.split("\n");
-    // 56 built-in cases, the private one, the 2 generated ones (1 point each; seed 7 draws
-    // racks for case 2, an extension case), and the final newline.
+    // 56 built-in cases, the 2 generated ones (1 point each; seed 7 draws racks for case 2, an
+    // extension case), the private one (grading order: every visible case first), and the final
+    // newline.
     expect(lines).toHaveLength(60);
     expect(lines[0]).toBe("01-lesson-7-partitions-3-members\t2\trequired");
     expect(lines.slice(-4)).toEqual([
-      "extra/01-idle\t2\trequired",
       "random/001\t1\trequired",
       "random/002\t1\textension",
+      "extra/01-idle\t2\trequired",
       "",
     ]);
   });
@@ -291,5 +293,112 @@ describe("--random N --seed S", () => {
     const run = grade(["solution", "--seed", "42"]);
     expect(run.status).toBe(2);
     expect(run.stderr).toContain("--seed goes with --random N");
+  });
+});
+
+describe("private cases leave no trace in what a student sees", () => {
+  // test/submissions/private-bit reads one bit of a case's input: a topic "leak" or "flood" of 3
+  // partitions makes it crash or print a 3.5 MB wrong answer; of 2 it answers right. Graded on the
+  // same visible cases (one of which it crashes on, named crash-on-bad-bytes) with two --fixtures
+  // folders of the same name, ids, titles and points that differ in that bit alone.
+  const VISIBLE = [
+    "01-lesson-7-partitions-3-members",
+    "07-idle-members",
+    "25-error-truncated-topic-string",
+  ];
+  const PRIVATE = ["private/01-leak", "private/02-flood"];
+  const METADATA = {
+    leak: "0000 00000001 0004 6c65616b ffffffff",
+    flood: "0000 00000001 0005 666c6f6f64 ffffffff",
+  };
+
+  /**
+   * A --fixtures folder `private` of two cases, one member subscribed to one topic of
+   * `partitions` partitions (answers worked by hand: that member takes them all).
+   */
+  function privateFolder(partitions: number): string {
+    const dir = join(mkdtempSync(join(tmpdir(), "kit-private-bit-")), "private");
+    for (const [n, topic] of [
+      [1, "leak"],
+      [2, "flood"],
+    ] as const) {
+      const caseDir = join(dir, `0${n}-${topic}`);
+      mkdirSync(caseDir, { recursive: true });
+      const input = {
+        topics: { [topic]: partitions },
+        members: [{ memberId: "m", metadata: METADATA[topic] }],
+      };
+      const output = { m: { [topic]: Array.from({ length: partitions }, (_, i) => i) } };
+      writeFileSync(join(caseDir, "input.json"), JSON.stringify(input));
+      writeFileSync(join(caseDir, "expected.json"), JSON.stringify({ output }));
+      writeFileSync(
+        join(caseDir, "case.json"),
+        JSON.stringify({
+          title: `One member takes every partition of ${topic}`,
+          description: "A group of one.",
+          mode: "assign",
+          points: 2,
+          required: true,
+          mistakes: [],
+          hint: "One member gets every partition.",
+          lesson: "the-range-assignor",
+        }),
+      );
+    }
+    return dir;
+  }
+
+  /** The GitHub log with the token that fences its text report (a fresh UUID each run) fixed. */
+  const fixedToken = (log: string) =>
+    log.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, "TOKEN");
+  /**
+   * The text report's visible lines: after its first line (the instructor's: it counts and
+   * stamps every case), before the first private case's.
+   */
+  const visibleText = (text: string) =>
+    text.slice(text.indexOf("\n\n")).split(/\n[✓✗⧗-] private\//)[0] ?? "";
+
+  let quiet: AllFormatsRun;
+  let loud: AllFormatsRun;
+  beforeAll(() => {
+    const only = [...VISIBLE, ...PRIVATE].flatMap((id) => ["--only", id]);
+    const submission = join(ROOT, "test", "submissions", "private-bit");
+    quiet = gradeAllFormats([submission, "--fixtures", privateFolder(2), ...only]);
+    loud = gradeAllFormats([submission, "--fixtures", privateFolder(3), ...only]);
+  });
+
+  it("the private cases go differently: passed once, a crash and a 3.5 MB wrong answer the other time", () => {
+    const privates = (run: AllFormatsRun) =>
+      run.results.cases.filter((c) => c.id.startsWith("private/")).map((c) => [c.id, c.reason]);
+    expect(privates(quiet)).toEqual([
+      ["private/01-leak", null],
+      ["private/02-flood", null],
+    ]);
+    expect(privates(loud)).toEqual([
+      ["private/01-leak", "crash"],
+      ["private/02-flood", "wrong-output"],
+    ]);
+    // The visible cases come first, and the crash on bad bytes keeps its name both times (a
+    // private crash that no mistake explains once took it away).
+    for (const run of [quiet, loud]) {
+      expect(run.results.cases.map((c) => c.id)).toEqual([...VISIBLE, ...PRIVATE]);
+      expect(run.results.cases[2]?.mistakes).toEqual(["crash-on-bad-bytes"]);
+    }
+  });
+
+  it("every student-visible report is byte for byte the same", () => {
+    const visibleTests = (run: AllFormatsRun) =>
+      JSON.stringify(run.gradescope.tests.filter((t) => t.visibility === "visible"));
+    expect(visibleTests(loud)).toBe(visibleTests(quiet));
+    expect(loud.gradescope.output).toBe(quiet.gradescope.output);
+    expect(loud.summary).toBe(quiet.summary);
+    expect(fixedToken(loud.stdout)).toBe(fixedToken(quiet.stdout));
+    expect(JSON.stringify(loud.exercism)).toBe(JSON.stringify(quiet.exercism));
+    expect(visibleText(loud.text)).toBe(visibleText(quiet.text));
+    expect(visibleText(quiet.text)).toContain("25-error-truncated-topic-string");
+    // The visible results in the results file, too.
+    expect(loud.results.cases.slice(0, 3)).toEqual(quiet.results.cases.slice(0, 3));
+    // While the whole case set's stamp (instructors' reports) tells the two apart.
+    expect(loud.results.kit.fixtures).not.toBe(quiet.results.kit.fixtures);
   });
 });

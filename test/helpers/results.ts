@@ -1,7 +1,7 @@
 // Grading results built in-process, without running a program: a built-in case, a recorded or
 // constructed run (what the process printed, how it ended), judged by the grader's own judge().
 // For tests of what reporters write, where spawning a grader would only add time.
-import { FixtureSchemas, loadCases, type Case } from "../../grader/cases/load.ts";
+import { FixtureSchemas, isPrivateCase, loadCases, type Case } from "../../grader/cases/load.ts";
 import { FileOutcomes } from "../../grader/diagnose/diagnose.ts";
 import type { MemberBytes } from "../../grader/diagnose/data.ts";
 import { caseResult } from "../../grader/grade.ts";
@@ -54,6 +54,18 @@ export function rawRun(fields: Partial<RawRun>): RawRun {
 }
 
 /**
+ * The run of a program that answers `c` as Kafka does: its expected output, or exit 1 with the
+ * documented error line naming the expected member.
+ */
+export function rightRun(c: Case): RawRun {
+  if ("error" in c.expected) {
+    const member = JSON.stringify(c.expected.error.member);
+    return rawRun({ exitCode: 1, stderr: `error: member ${member}: topics[0]: cut short\n` });
+  }
+  return rawRun({ stdout: `${JSON.stringify(c.expected.output)}\n` });
+}
+
+/**
  * A built-in case as a private one would load from `--fixtures <folder>` (its id
  * `<folder>/<name>`, its source private), with `meta` over its case.json fields.
  */
@@ -92,7 +104,15 @@ export function judgedResult(
   });
 }
 
-/** A run's results from its case results: the scores summed as gradeSubmission sums them. */
+/** The case-set stamp of the results gradeResults makes. */
+export const FIXTURES_STAMP = "0123456789abcdef";
+/** Their visible cases' stamp when some case is private (else it is FIXTURES_STAMP, as in context.ts). */
+export const VISIBLE_STAMP = "fedcba9876543210";
+
+/**
+ * A run's results from its case results: the scores summed as gradeSubmission sums them; a
+ * grading of 1234 ms whose visible phase took 1000 ms.
+ */
 export function gradeResults(
   submission: string,
   results: CaseResult[],
@@ -101,7 +121,8 @@ export function gradeResults(
   const sum = (required: boolean, key: "points" | "maxPoints") =>
     results.filter((r) => r.required === required).reduce((total, r) => total + r[key], 0);
   return {
-    kit: { version: "1.0.0", fixtures: "0123456789abcdef" },
+    kit: { version: "1.0.0", fixtures: FIXTURES_STAMP },
+    visibleFixtures: results.some((r) => isPrivateCase(r.case)) ? VISIBLE_STAMP : FIXTURES_STAMP,
     submission,
     score: sum(true, "points"),
     maxScore: sum(true, "maxPoints"),
@@ -110,6 +131,7 @@ export function gradeResults(
     cases: results,
     buildErrors,
     durationMs: 1234,
+    visibleDurationMs: 1000,
   };
 }
 

@@ -8,7 +8,14 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { SetupError } from "../../grader/errors.ts";
 import { KIT_ROOT } from "../../grader/kit.ts";
-import { parseGradeArgs, rerunCommand, resolveSubmission, usage } from "../../grader/options.ts";
+import { caseRerun } from "../../grader/context.ts";
+import {
+  parseGradeArgs,
+  rerunCommand,
+  resolveSubmission,
+  usage,
+  withoutFixtures,
+} from "../../grader/options.ts";
 
 describe("parseGradeArgs refuses what it cannot run, saying what to fix", () => {
   it.each([
@@ -124,6 +131,33 @@ describe("the rerun command (rerunCommand)", () => {
     const prefix = "npm run grade -- ";
     expect(command.startsWith(prefix)).toBe(true);
     expect(shellWords(command.slice(prefix.length))).toEqual([...args, "--only", id]);
+  });
+});
+
+describe("the rerun command of a visible case (withoutFixtures, caseRerun)", () => {
+  const args = ["../alice", "--fixtures", "../private-cases", "--random", "3", "--seed", "7"];
+
+  it("leaves out every --fixtures folder and keeps the rest, a --cmd value whatever it says", () => {
+    expect(withoutFixtures(args)).toEqual(["../alice", "--random", "3", "--seed", "7"]);
+    expect(
+      withoutFixtures(["--cmd", "--fixtures", "--fixtures", "a", "--fixtures", "--cmd"]),
+    ).toEqual(["--cmd", "--fixtures"]);
+    expect(withoutFixtures([])).toEqual([]);
+  });
+
+  it("names the --fixtures folders for a private case only", () => {
+    const rerun = caseRerun(args);
+    expect(rerun({ id: "07-idle-members", source: { kind: "built-in" } })).toBe(
+      "npm run grade -- ../alice --random 3 --seed 7 --only 07-idle-members",
+    );
+    expect(rerun({ id: "random/002", source: { kind: "random" } })).toBe(
+      "npm run grade -- ../alice --random 3 --seed 7 --only random/002",
+    );
+    expect(
+      rerun({ id: "private-cases/01-x", source: { kind: "private", folder: "private-cases" } }),
+    ).toBe(
+      "npm run grade -- ../alice --fixtures ../private-cases --random 3 --seed 7 --only private-cases/01-x",
+    );
   });
 });
 
