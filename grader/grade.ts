@@ -11,6 +11,7 @@ import { judge, type Reason, type Verdict } from "./verdict/verdict.ts";
 import { isPrivateCase, visibleFirst, type Case, type FixtureSchemas } from "./cases/load.ts";
 import { buildSubmission } from "./run/build.ts";
 import { atExit, runProcess, type RawRun } from "./run/run-process.ts";
+import { capRun, CappedText, STDERR_READ_BYTES, type CappedRun } from "./verdict/capped-text.ts";
 import { runIdentities } from "./run/identities.ts";
 import { PROGRAM_DIR, programRun } from "./run/program.ts";
 import { confinedSpec, sandboxFeatures, wallBackstops, type ConfinedRun } from "./run/sandbox.ts";
@@ -124,12 +125,13 @@ const PRIVATE_MESSAGES: Readonly<Record<Reason, string>> = {
  * A private case keeps only fixed words: nothing of its input or answer, nor of the program's
  * output, goes any further.
  *
- * @param run what the process did; null for a case that did not run (skipped, or no build)
+ * @param run what the process did, its output capped (capRun); null for a case that did not run
+ *   (skipped, or no build)
  */
 export function caseResult(
   c: Case,
   verdict: Verdict,
-  run: Pick<RawRun, "stderr" | "durationMs" | "cpuMs"> | null,
+  run: Pick<CappedRun, "stderr" | "durationMs" | "cpuMs"> | null,
   context: ResultContext,
 ): CaseResult {
   if (isPrivateCase(c) && verdict.reason !== null) {
@@ -143,7 +145,7 @@ export function caseResult(
           : verdict.outcome,
       message: `${PRIVATE_MESSAGES[verdict.reason]} (a private case: its input and answer are not shown)`,
     };
-    run = run === null ? null : { ...run, stderr: "" };
+    run = run === null ? null : { ...run, stderr: CappedText.EMPTY_STDERR };
   }
   const mistakes = context.mistakes ?? [];
   const graded: Omit<CaseResult, "explanation"> = {
@@ -159,7 +161,7 @@ export function caseResult(
     message: verdict.message,
     case: c,
     verdict,
-    stderr: run?.stderr ?? "",
+    stderr: run?.stderr.text ?? "",
     durationMs: run?.durationMs ?? 0,
     cpuMs: run?.cpuMs ?? null,
   };
@@ -172,7 +174,10 @@ export function caseResult(
 /** A submission ready to run: how to start its program on one case, as a given run identity. */
 export interface Program {
   run(c: Case, uid: number | undefined): ConfinedRun;
-  /** Rewrites the program's standard error for reports: stack frames in src/ terms (stack-map.ts). */
+  /**
+   * Rewrites text of the program's standard error (a line, as judging applies it) for reports:
+   * stack frames in src/ terms (stack-map.ts).
+   */
   mapStderr(text: string): string;
 }
 
@@ -286,8 +291,11 @@ export async function runCase(
   }
 }
 
-/** Bytes of a program's standard error the grader reads: the first 64 KiB. */
-export const STDERR_KEEP_BYTES = 64 * 1024;
+/**
+ * Bytes of a program's standard error the grader reads: the first 64 KiB that judging reads
+ * (verdict/capped-text.ts), and a character more to tell whether anything followed.
+ */
+export const STDERR_KEEP_BYTES = STDERR_READ_BYTES;
 
 /**
  * When the cases not yet graded are skipped: after this many limit verdicts (time, memory,
@@ -465,8 +473,9 @@ export async function gradeSubmission(options: GradeOptions): Promise<GradeResul
         }
         const raw = await runOne(program, c, options);
         if (aborted()) return;
-        // Stack frames name src/ files, never the sandbox's bundle path, in every message.
-        const run = { ...raw, stderr: program.mapStderr(raw.stderr) };
+        // What the program wrote, capped once for everything after the run (capped-text.ts);
+        // stack frames name src/ files, never the sandbox's bundle path, in every message.
+        const run = capRun(raw, program.mapStderr);
         const verdict = judge(c, run, options.schemas.output(c.mode), options.timeoutMs);
         // The diagnosis: the mistakes the outcome shows, and the bytes' recorded layouts.
         let mistakes: string[] = [];

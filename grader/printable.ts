@@ -1,6 +1,6 @@
 /**
- * Which characters of a program's text are unsafe to show, and how they are shown instead. A leaf
- * module: the verdict quotes a program's first line of standard error with it, and every report
+ * Which characters of a program's text are unsafe to show, and how they are shown instead. Below
+ * every stage (it imports only patterns.ts, which holds its patterns): the verdict quotes a program's first line of standard error with it, and every report
  * format builds on it (report/escape.ts).
  *
  * Unsafe characters are written as `\uXXXX` (four lower-case hex digits): C0 controls (tab and
@@ -12,10 +12,7 @@
  * harmless.
  */
 
-/* eslint-disable no-control-regex -- matching control characters is the point */
-const UNSAFE =
-  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
-/* eslint-enable no-control-regex */
+import { LINE_END, UNSAFE } from "./patterns.ts";
 
 /** One character (one UTF-16 code unit) as `\uXXXX`, lower-case hex. */
 export function escapeChar(c: string): string {
@@ -38,5 +35,5 @@ export function printable(text: string): string {
  */
 export function programTextLines(text: string): string[] {
   const trimmed = text.trimEnd();
-  return trimmed === "" ? [] : trimmed.split(/\r?\n/);
+  return trimmed === "" ? [] : trimmed.split(LINE_END);
 }

@@ -7,6 +7,7 @@
  * are `outcome` mistakes: what the program did is the evidence (a crash where Kafka rejects the
  * bytes, an answer for bad bytes, a valid member rejected), named when no mutant explains it.
  */
+import { READ_PAST_END } from "../patterns.ts";
 
 export interface Mistake {
   /** Stable id, used in case.json `mistakes`, the results file and LESSON.md#common-mistakes. */
@@ -27,6 +28,7 @@ export interface Mistake {
   /**
    * For a mistake whose mutants crash: what a crash must say to be this mistake (tested against
    * the start of the program's standard error); without it any crash where the mutant crashed is.
+   * A pattern of patterns.ts: it reads program text.
    */
   crashEvidence?: RegExp;
   /**
@@ -295,9 +297,7 @@ const mistakes: Mistake[] = [
     lesson: "bad-bytes",
     extension: false,
     evidence: "mutant",
-    // A read past the end in Node (DataView, Buffer) and in other languages' runtimes.
-    crashEvidence:
-      /RangeError|ERR_OUT_OF_RANGE|ERR_BUFFER_OUT_OF_BOUNDS|out of (?:range|bounds)|outside the bounds|IndexError|struct\.error|unpack requires|EOFError|index out of range/i,
+    crashEvidence: READ_PAST_END,
     moreSpecificThan: [],
   },
   {

@@ -88,7 +88,10 @@ export class FirstOf implements OutcomeSource {
   }
 }
 
-/** Outcomes a mutant can share with a student's program (not stubs, limits or build errors). */
+/**
+ * Outcomes a mutant can share with a student's program (not stubs, limits or build errors, nor an
+ * answer far larger than the case allows, whose content is never read).
+ */
 export function isDiagnosable(outcome: Outcome): boolean {
   return (
     outcome.kind === "output" ||
@@ -139,7 +142,7 @@ function stoppedInSameField(
 
 /**
  * The outcome mistakes (catalogue evidence `outcome`) a failed outcome shows by itself: a crash or
- * an answer where Kafka rejects a member's bytes, or a member rejected whose bytes Kafka reads
+ * an answer (of any size) where Kafka rejects a member's bytes, or a member rejected whose bytes Kafka reads
  * (for a case that expects an error, only when the case's recorded layout shows that member's
  * bytes are valid).
  */
@@ -150,7 +153,7 @@ export function outcomeMistakes(
 ): string[] {
   if ("error" in expected) {
     if (outcome.kind === "crash") return ["crash-on-bad-bytes"];
-    if (outcome.kind === "output") return ["bad-bytes-accepted"];
+    if (outcome.kind === "output" || outcome.kind === "oversized") return ["bad-bytes-accepted"];
     if (outcome.kind === "error" && layouts?.get(outcome.member)?.error === null)
       return ["valid-bytes-rejected"];
     return [];
@@ -172,7 +175,8 @@ export function outcomeMistakes(
  * @param expected the case's expected outcome
  * @param mutantOutcomes mutant name to the hash of that mutant's outcome on the case
  * @returns catalogued ids in catalogue order; [] when nothing is shown or the outcome is not one a
- *   mutant can produce (stubs, limits, build errors)
+ *   mutant can produce (stubs, limits, build errors); for an answer far larger than the case
+ *   allows, only its outcome mistakes
  */
 export function matchMistakes(
   outcome: Outcome,
@@ -181,6 +185,9 @@ export function matchMistakes(
   evidence: Evidence = {},
 ): string[] {
   const { catalogue = CATALOGUE, offsets, layouts } = evidence;
+  // An answer far larger than the case allows is still an answer (bad bytes accepted).
+  if (outcome.kind === "oversized")
+    return outcomeMistakes(outcome, expected, layouts).filter((id) => catalogue.has(id));
   if (!isDiagnosable(outcome)) return [];
   const hash = outcomeHash(outcome);
   const shown = new Set<string>();

@@ -27,9 +27,10 @@ import {
   type NotDrawn,
 } from "../results.ts";
 import { describeOutcome } from "../verdict/outcome.ts";
+import { ANSWER_SIZE_FACTOR, answerSize, describeSize } from "../verdict/answer-size.ts";
 import { programTextLines } from "../printable.ts";
 import { lineDiff, outputLines } from "./diff.ts";
-import { assignmentGrid } from "./grid.ts";
+import { assignmentGrid, quote } from "./grid.ts";
 import { decodeFocus, hexDump } from "./hexdump.ts";
 
 /** Lines of standard error kept for an error's explanation (its end: where a stack trace is). */
@@ -63,9 +64,9 @@ export function drawSafely<T>(draw: () => T): T | NotDrawn {
   }
 }
 
-/** Up to eight names as JSON strings, then how many more. */
+/** Up to eight names as JSON strings (each cut as the grid cuts them), then how many more. */
 function someNames(names: readonly string[]): string {
-  const shown = names.slice(0, 8).map((m) => JSON.stringify(m));
+  const shown = names.slice(0, 8).map(quote);
   return [...shown, ...(names.length > 8 ? [`+${names.length - 8} more`] : [])].join(", ");
 }
 
@@ -86,6 +87,18 @@ function comparison(r: Omit<CaseResult, "explanation">): Comparison {
   const c = r.case;
   const expected = c.expected;
   const actual = r.verdict.actual;
+  const { outcome } = r.verdict;
+  if (outcome.kind === "oversized") {
+    // Only the counts: nothing reads an answer this large closely (answer-size.ts).
+    return {
+      kind: "outcome",
+      expected:
+        "error" in expected
+          ? `exit 1, first line of standard error: error: member ${JSON.stringify(expected.error.member)}: ...`
+          : `Kafka's answer: ${describeSize(c.mode, answerSize(c.mode, expected.output))}`,
+      actual: `the program printed an answer far larger than ${"error" in expected ? "the case allows" : "Kafka's"}: ${describeSize(c.mode, outcome.size)} (the grader compares answers up to ${ANSWER_SIZE_FACTOR} times the size the case allows)`,
+    };
+  }
   if ("output" in expected && actual !== undefined && r.reason === "wrong-output") {
     if (c.mode === "assign") {
       const want = expected.output as AssignmentOutput;

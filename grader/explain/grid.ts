@@ -13,6 +13,7 @@
 import type { AssignmentOutput } from "../cases/load.ts";
 import { ranges } from "./diff.ts";
 import { byCodeUnits } from "../verdict/order.ts";
+import { grouped } from "../verdict/answer-size.ts";
 
 /** Partitions per grid row before it wraps. */
 const COLUMNS = 24;
@@ -48,13 +49,10 @@ interface Strays {
 const isPartition = (p: number, count: number): boolean =>
   Number.isInteger(p) && p >= 0 && p < count;
 
-/** `n` with thousands separators, the same on every machine (no locale). */
-const grouped = (n: number): string => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
-
 const plural = (n: number, word: string): string => `${grouped(n)} ${word}${n === 1 ? "" : "s"}`;
 
 /** A member id or topic name as a JSON string, cut to MAX_NAME characters (ids can be huge). */
-const quote = (name: string): string =>
+export const quote = (name: string): string =>
   JSON.stringify(name.length > MAX_NAME ? `${name.slice(0, MAX_NAME)}…` : name);
 
 /**

@@ -33,6 +33,7 @@ import {
   textReportStart,
 } from "./lines.ts";
 import type { Reporter, Sink } from "./reporter.ts";
+import { BACKTICK_RUNS } from "../patterns.ts";
 
 /** Annotations GitHub shows per step and per kind (more are dropped silently). */
 export const ANNOTATIONS_PER_STEP = 10;
@@ -43,12 +44,12 @@ const CELL_MAX_CHARS = 200;
 
 /** Workflow-command data (the message): `%`, CR and LF escaped. */
 export function escapeData(text: string): string {
-  return text.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
+  return text.replaceAll("%", "%25").replaceAll("\r", "%0D").replaceAll("\n", "%0A");
 }
 
 /** A workflow-command property value: as data, plus `:` and `,`. */
 export function escapeProperty(text: string): string {
-  return escapeData(text).replace(/:/g, "%3A").replace(/,/g, "%2C");
+  return escapeData(text).replaceAll(":", "%3A").replaceAll(",", "%2C");
 }
 
 /** `::<command> key=value,...::message`, every part escaped. */
@@ -134,7 +135,9 @@ export { markdownInline } from "./escape.ts";
 /** A fenced block that its content cannot close; the content is made printable. */
 function fenced(raw: string): string {
   const text = printable(raw);
-  const longest = Math.max(2, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+  // A loop, not Math.max(...runs): a spread of a long array overflows the stack.
+  let longest = 2;
+  for (const run of text.match(BACKTICK_RUNS) ?? []) longest = Math.max(longest, run.length);
   const fence = "`".repeat(longest + 1);
   return `${fence}text\n${text}\n${fence}`;
 }

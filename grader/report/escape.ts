@@ -26,6 +26,14 @@
 import { createRequire } from "node:module";
 import type * as CsvStringify from "csv-stringify/sync";
 import { escapeChar, printable, programTextLines } from "../printable.ts";
+import {
+  HTML_SPECIAL,
+  MARKDOWN_SPECIAL,
+  PARTIAL_ESCAPE,
+  TAB_OR_NEWLINE,
+  UNSAFE_IN_JSON,
+  UNSAFE_IN_LINE,
+} from "../patterns.ts";
 
 // The character layer every format starts from, defined once in printable.ts.
 export { escapeChar, printable };
@@ -36,15 +44,6 @@ export const LINE_MAX_CHARS = 1000;
 /** Marks each line a program printed, so that none of them can pass for a grader line. */
 export const GUTTER = "| ";
 
-/* eslint-disable no-control-regex -- matching control characters is the point */
-// printable.ts's unsafe characters, and newline: within one line of a report a line break must
-// be visible.
-const UNSAFE_IN_LINE =
-  /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
-/* eslint-enable no-control-regex */
-// What JSON.stringify leaves raw among the above (it escapes C0 itself).
-const UNSAFE_IN_JSON = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
-
 /** The length of a cut that keeps `keep` characters, not splitting a pair or a `\uXXXX`. */
 function cutPoint(text: string, keep: number, fromEnd: boolean): number {
   let at = fromEnd ? text.length - keep : keep;
@@ -53,7 +52,7 @@ function cutPoint(text: string, keep: number, fromEnd: boolean): number {
   if (code >= 0xd800 && code <= 0xdbff) at += fromEnd ? 1 : -1;
   if (!fromEnd) {
     // A `\uXXXX` escape cut in the middle would read as other text: cut before it instead.
-    const partial = /\\(u[0-9a-f]{0,3})?$/.exec(text.slice(Math.max(0, at - 5), at));
+    const partial = PARTIAL_ESCAPE.exec(text.slice(Math.max(0, at - 5), at));
     if (partial !== null) at -= partial[0].length;
   }
   return at;
@@ -187,7 +186,7 @@ export function xmlData(text: string): string {
  * builder writes them raw.
  */
 export function xmlAttributeData(text: string): string {
-  return xmlData(text).replace(/[\t\n]/g, escapeChar);
+  return xmlData(text).replace(TAB_OR_NEWLINE, escapeChar);
 }
 
 /**
@@ -195,7 +194,7 @@ export function xmlAttributeData(text: string): string {
  * textLine (unsafe characters visible, capped at `max`), then `& < > " '` as character references.
  */
 export function htmlText(text: string, max: number = LINE_MAX_CHARS): string {
-  return textLine(text, max).replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+  return textLine(text, max).replace(HTML_SPECIAL, (ch) => `&#${ch.charCodeAt(0)};`);
 }
 
 /**
@@ -205,10 +204,10 @@ export function htmlText(text: string, max: number = LINE_MAX_CHARS): string {
  */
 export function markdownInline(text: string, max: number = LINE_MAX_CHARS): string {
   return textLine(text, max)
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/([\\`*_[\]|#~])/g, "\\$1");
+    .replaceAll("&", "&amp;")
+    .replaceAll("<", "&lt;")
+    .replaceAll(">", "&gt;")
+    .replace(MARKDOWN_SPECIAL, "\\$1");
 }
 
 /**

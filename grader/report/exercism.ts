@@ -13,6 +13,7 @@ import { passed, studentView, type CaseResult, type GradeResults } from "../resu
 import { capped, cappedEnd, printable, safeJson, textLine } from "./escape.ts";
 import { adviceLines, buildErrorLines, detailLines, failureLine } from "./lines.ts";
 import type { Reporter, Sink } from "./reporter.ts";
+import { CRLF } from "../patterns.ts";
 
 /** The interface's limits: `message` 65535 characters, `output` 500. */
 const MESSAGE_MAX_CHARS = 65_535;
@@ -65,7 +66,7 @@ export function exercismTask(r: CaseResult): number | undefined {
  */
 export function exercismOutput(stderr: string): string | null {
   if (stderr.trim() === "") return null;
-  const text = printable(stderr.trimEnd().replace(/\r\n/g, "\n"));
+  const text = printable(stderr.trimEnd().replace(CRLF, "\n"));
   if (text.length <= OUTPUT_MAX_CHARS) return text;
   const room = OUTPUT_MAX_CHARS - OUTPUT_TRUNCATED.length - 1;
   // cappedEnd marks its own cut ("(N earlier characters) …") within the room it is given.

@@ -8,6 +8,7 @@
  */
 import { SourceMap, type SourceMapPayload } from "node:module";
 import { pathToFileURL } from "node:url";
+import { bundleLocationPattern, LOCATION_COLUMN } from "../patterns.ts";
 
 /** What stands for the bundle where no source line is known. */
 export const BUNDLE_NAME = "<bundle>";
@@ -22,8 +23,6 @@ export interface StackMapInput {
   bundlePaths: readonly string[];
 }
 
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
-
 /**
  * A function that rewrites a program's standard error: every `file:///dev/shm/program/main.mjs:L:C`
  * or `/dev/shm/program/main.mjs:L:C` (also with the line alone, as Node's first crash line has it)
@@ -36,10 +35,8 @@ export function stackMapper(input: StackMapInput): (text: string) => string {
   const map = new SourceMap(input.map);
   const lines = input.bundleText.split("\n");
   const names = input.bundlePaths.flatMap((p) => [pathToFileURL(p).href, p]);
-  // Longest first, so that a URL wins over the path it ends with.
-  const alternatives = [...new Set(names)].sort((a, b) => b.length - a.length).map(escapeRegExp);
-  if (alternatives.length === 0) return (text) => text;
-  const pattern = new RegExp(`(?:${alternatives.join("|")})(?::(\\d+)(?::(\\d+))?)?`, "g");
+  if (names.length === 0) return (text) => text;
+  const pattern = bundleLocationPattern(names);
 
   const origin = (line: number, column: number): string | undefined => {
     const entry = map.findEntry(line - 1, column - 1) as Partial<{
@@ -72,6 +69,6 @@ export function stackMapper(input: StackMapInput): (text: string) => string {
       const code = lines[line - 1] ?? "";
       const start = code.length - code.trimStart().length + 1;
       const mapped = origin(line, start);
-      return mapped === undefined ? `${BUNDLE_NAME}:${line}` : mapped.replace(/:\d+$/, "");
+      return mapped === undefined ? `${BUNDLE_NAME}:${line}` : mapped.replace(LOCATION_COLUMN, "");
     });
 }

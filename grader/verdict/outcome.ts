@@ -4,6 +4,7 @@
  * the same thing on that case.
  */
 import type { AssignmentOutput, DecodeOutput, Mode } from "../cases/load.ts";
+import type { AnswerSize } from "./answer-size.ts";
 import { byCodeUnits } from "./order.ts";
 
 export type Outcome =
@@ -22,6 +23,12 @@ export type Outcome =
       stderr?: string | undefined;
     }
   | { kind: "invalid-output" }
+  /**
+   * An answer far larger than the case allows (answer-size.ts), judged by its size alone: its
+   * counts, not its content, so nothing after the verdict works on it. Every such answer has the
+   * same key, and no mutant is matched on it.
+   */
+  | { kind: "oversized"; mode: Mode; size: AnswerSize }
   | { kind: "not-implemented" }
   | { kind: "timeout" }
   | { kind: "memory" }
@@ -140,6 +147,8 @@ export function describeOutcome(outcome: Outcome): string {
         : `was killed (${outcome.signal ?? "?"})`;
     case "invalid-output":
       return "printed output that is not the documented JSON";
+    case "oversized":
+      return "printed an answer far larger than Kafka's (exit 0)";
     case "not-implemented":
       return "stopped at a stub (exit 3)";
     case "timeout":

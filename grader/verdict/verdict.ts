@@ -3,17 +3,31 @@
  * when the program ended as documented (exit 0 or 1) with the wrong content; `error` for anything
  * else; `timeout`. Output is compared semantically: key order and `"t": []` against a missing
  * `"t"` do not matter.
+ *
+ * Judging reads the run through its capped view (capped-text.ts) and applies only the patterns
+ * of patterns.ts, so its work is bounded by the caps; an answer far larger than the case allows
+ * is judged by its size (answer-size.ts).
  */
 import type { ValidateFunction } from "ajv";
 import type { AssignmentOutput, Case, DecodeOutput } from "../cases/load.ts";
 import { formatAjvErrors } from "../cases/load.ts";
-import type { RawRun } from "../run/run-process.ts";
+import {
+  BAD_INPUT_LINE,
+  ERROR_LINE,
+  ERROR_NAME_LINE,
+  FRAME_END,
+  MEMORY_DEATH,
+  REPORTED_OFFSET,
+  UNCAUGHT_WHERE,
+} from "../patterns.ts";
+import { answerSize, caseAnswerSize, describeSize, oversized } from "./answer-size.ts";
+import { cutToBytes, LINE_MAX_BYTES, type CappedRun, type CappedText } from "./capped-text.ts";
 import { decodeFieldsChecked, outcomeKey, type Outcome } from "./outcome.ts";
 import { printable } from "../printable.ts";
 
 /** Where a program said it stopped: `... at offset <n>` on its bad-input line. */
 export function reportedOffset(stderrFirstLine: string): number | undefined {
-  const match = / at offset (\d+)/.exec(stderrFirstLine);
+  const match = REPORTED_OFFSET.exec(stderrFirstLine);
   return match?.[1] === undefined ? undefined : Number(match[1]);
 }
 
@@ -46,20 +60,31 @@ export interface Verdict {
   reportedBadInput?: { member: string; offset: number | undefined };
 }
 
+/** What Node writes as it dies of memory: `FATAL ERROR: <where> Allocation failed - ...`. */
+const FATAL_ERROR = "FATAL ERROR: ";
+const ALLOCATION_FAILED = "Allocation failed";
+
 /**
- * Last words of a program that reached the heap limit or the kernel's data limit: V8's heap
- * death, a failed ArrayBuffer/Buffer allocation, and the usual messages of other languages'
- * runtimes (for --cmd programs).
+ * True when one of standard error's lines is a program's last words on running out of memory:
+ * MEMORY_DEATH (patterns.ts), or `FATAL ERROR: ` followed later on the line by
+ * `Allocation failed`, found with two searches (linear in the line).
  */
-const MEMORY_DEATH =
-  /JavaScript heap out of memory|Reached heap limit|FATAL ERROR: .*Allocation failed|Array buffer allocation failed|Fatal process out of memory|\bMemoryError\b|Cannot allocate memory|std::bad_alloc|out of memory/;
+export function isMemoryDeath(lines: readonly string[]): boolean {
+  return lines.some((line) => {
+    if (MEMORY_DEATH.test(line)) return true;
+    const fatal = line.indexOf(FATAL_ERROR);
+    return fatal !== -1 && line.indexOf(ALLOCATION_FAILED, fatal + FATAL_ERROR.length) !== -1;
+  });
+}
 
-/** `error: member "<id as a JSON string>": ...` */
-const BAD_INPUT_LINE = /^error: member ("(?:[^"\\]|\\.)*")/;
-
-/** The first line of standard error, trimmed, for messages. */
+/**
+ * The first line of `text` (up to its first `\n`), trimmed and made printable, for messages.
+ * Judging passes a capped line (CappedText.firstLine); the instructor kit's tools pass the
+ * reference's own standard error.
+ */
 export function firstLine(text: string): string {
-  return printable((text.split("\n")[0] ?? "").trim());
+  const end = text.indexOf("\n");
+  return printable((end === -1 ? text : text.slice(0, end)).trim());
 }
 
 /**
@@ -68,15 +93,34 @@ export function firstLine(text: string): string {
  * line, a caret, a blank line and the error (`TypeError: ...`). Returns `"TypeError: ..." (at
  * src/main.ts:194)`, or undefined when standard error does not start that way.
  */
-export function uncaughtErrorOf(stderr: string): string | undefined {
-  const lines = stderr.split("\n");
+export function uncaughtErrorOf(stderr: CappedText): string | undefined {
+  const lines = stderr.lines;
   const where = (lines[0] ?? "").trim();
-  if (!/^(?:src\/\S+|<bundle>|\S+\.m?[jt]s):\d+$/.test(where)) return undefined;
-  const error = lines
-    .slice(1, 8)
-    .find((l) => /^[A-Za-z_$][\w$.]*(?: \[\w+\])?: /.test(l) || /^[A-Za-z_$][\w$]*Error$/.test(l));
+  if (!UNCAUGHT_WHERE.test(where)) return undefined;
+  const error = lines.slice(1, 8).find((l) => ERROR_LINE.test(l) || ERROR_NAME_LINE.test(l));
   if (error === undefined) return undefined;
   return `${JSON.stringify(printable(error.trim()).slice(0, 200))} (at ${printable(where)})`;
+}
+
+/** `(`, `)`, `:` and whitespace: what a frame's file name cannot hold. */
+const isFrameDelimiter = (c: string): boolean =>
+  c === "(" || c === ")" || c === ":" || c.trim() === "";
+
+/**
+ * The `src/` file and line a stack frame's line ends with (`at f (src/a.ts:3:7)`,
+ * `at src/a.ts:3`), or undefined. The file is the part of the last word before `:LINE` that
+ * starts at its first `src/` (as `\(?(src\/[^\s():]+):(\d+)(?::\d+)?\)?$` would find it), read
+ * by FRAME_END and one backward scan instead: linear in the line.
+ */
+export function sourceFrameOf(line: string): { file: string; line: string } | undefined {
+  const end = FRAME_END.exec(line);
+  if (end === null || end[1] === undefined) return undefined;
+  let start = end.index;
+  while (start > 0 && !isFrameDelimiter(line[start - 1] ?? "")) start--;
+  const word = line.slice(start, end.index);
+  const src = word.indexOf("src/");
+  if (src === -1 || src + "src/".length === word.length) return undefined;
+  return { file: word.slice(src), line: end[1] };
 }
 
 /**
@@ -85,16 +129,16 @@ export function uncaughtErrorOf(stderr: string): string | undefined {
  * in the student's src/, as `"TypeError: ..." (at src/range-assignor.ts:23)`; undefined when
  * standard error does not start that way.
  */
-export function internalErrorOf(stderr: string): string | undefined {
-  const lines = stderr.split("\n");
+export function internalErrorOf(stderr: CappedText): string | undefined {
+  const lines = stderr.lines;
   if (!(lines[0] ?? "").startsWith("internal error")) return undefined;
   const error = (lines[1] ?? "").trim();
   if (error === "") return undefined;
   const frame = lines
     .slice(2, 40)
-    .map((l) => /\(?(src\/[^\s():]+):(\d+)(?::\d+)?\)?$/.exec(l.trim()))
-    .find((m) => m !== null);
-  const where = frame ? ` (at ${printable(`${frame[1] ?? ""}:${frame[2] ?? ""}`)})` : "";
+    .map((l) => sourceFrameOf(l.trim()))
+    .find((f) => f !== undefined);
+  const where = frame ? ` (at ${printable(`${frame.file}:${frame.line}`)})` : "";
   return `${JSON.stringify(printable(error).slice(0, 200))}${where}`;
 }
 
@@ -109,15 +153,27 @@ export function memberOfErrorLine(line: string): string | undefined {
   }
 }
 
-/** Checks the output's shape; returns the problems (empty when it is the documented JSON). */
+/** Problems named in an invalid-output message. */
+const MAX_PROBLEMS = 3;
+
+/**
+ * Checks the output's shape; returns the first MAX_PROBLEMS problems, each at most
+ * LINE_MAX_BYTES bytes (they quote member and topic names); empty when it is the documented JSON.
+ */
 function outputProblems(c: Case, output: unknown, schema: ValidateFunction): string[] {
-  if (!schema(output)) return formatAjvErrors(schema.errors);
+  if (!schema(output))
+    return formatAjvErrors((schema.errors ?? []).slice(0, MAX_PROBLEMS)).map((p) =>
+      cutToBytes(p, LINE_MAX_BYTES),
+    );
   const problems: string[] = [];
   if (c.mode === "assign") {
     for (const [member, topics] of Object.entries(output as AssignmentOutput)) {
       for (const [topic, partitions] of Object.entries(topics)) {
         if (partitions.some((p, i) => i > 0 && p <= (partitions[i - 1] ?? -1))) {
-          problems.push(`/${member}/${topic}: partitions must be ascending`);
+          problems.push(
+            cutToBytes(`/${member}/${topic}: partitions must be ascending`, LINE_MAX_BYTES),
+          );
+          if (problems.length === MAX_PROBLEMS) return problems;
         }
       }
     }
@@ -142,17 +198,17 @@ function expectedKey(c: Case, output: AssignmentOutput | DecodeOutput): string {
  * Judges one run of one case.
  *
  * @param c the case (its mode and expected outcome)
- * @param run what the process did
+ * @param run what the process did, its output capped (capRun)
  * @param outputSchema the ajv validator for the case's mode's output
  * @param timeoutMs the per-case CPU limit in ms (the kernel applies it in whole seconds)
  */
 export function judge(
   c: Case,
-  run: RawRun,
+  run: CappedRun,
   outputSchema: ValidateFunction,
   timeoutMs = Number.POSITIVE_INFINITY,
 ): Verdict {
-  const stderrLine = firstLine(run.stderr);
+  const stderrLine = firstLine(run.stderr.firstLine);
   const badMember = memberOfErrorLine(stderrLine);
   const reported =
     badMember === undefined
@@ -235,7 +291,7 @@ export function judge(
       { kind: "output-cap" },
     );
   }
-  if (run.exitCode !== 0 && MEMORY_DEATH.test(run.stderr)) {
+  if (run.exitCode !== 0 && isMemoryDeath(run.stderr.lines)) {
     return verdict(
       "error",
       "memory",
@@ -252,13 +308,31 @@ export function judge(
   if (run.exitCode === 0) {
     let output: unknown;
     try {
-      output = JSON.parse(run.stdout);
+      output = JSON.parse(run.stdout.text);
     } catch (error) {
       return verdict(
         "fail",
         "invalid-output",
         `standard output is not JSON: ${(error as Error).message}`,
         { kind: "invalid-output" },
+      );
+    }
+    // Far larger than the case allows: wrong by its size, before anything reads it closely.
+    const size = answerSize(c.mode, output);
+    if (oversized(size, caseAnswerSize(c))) {
+      const outcome: Outcome = { kind: "oversized", mode: c.mode, size };
+      if ("error" in c.expected)
+        return verdict(
+          "fail",
+          "wrong-error",
+          `expected exit 1 rejecting member ${JSON.stringify(c.expected.error.member)}'s bytes, but the program printed an answer (far larger than the case allows: ${describeSize(c.mode, size)})`,
+          outcome,
+        );
+      return verdict(
+        "fail",
+        "wrong-output",
+        `the answer is far larger than Kafka's: ${describeSize(c.mode, size)}, where Kafka's has ${describeSize(c.mode, answerSize(c.mode, c.expected.output))}`,
+        outcome,
       );
     }
     const problems = outputProblems(c, output, outputSchema);
@@ -309,7 +383,7 @@ export function judge(
             ? `got ${JSON.stringify(stderrLine.slice(0, 200))}`
             : `an uncaught exception: ${uncaughtErrorOf(run.stderr)}`
         }`,
-        { kind: "crash", exitCode: 1, signal: null, stderr: run.stderr.slice(0, 4000) },
+        { kind: "crash", exitCode: 1, signal: null, stderr: run.stderr.text.slice(0, 4000) },
       );
     }
     const outcome: Outcome = { kind: "error", member, offset: reportedOffset(stderrLine) };
@@ -347,7 +421,7 @@ export function judge(
       kind: "crash",
       exitCode: run.exitCode,
       signal: run.signal,
-      stderr: run.stderr.slice(0, 4000),
+      stderr: run.stderr.text.slice(0, 4000),
     },
   );
 }

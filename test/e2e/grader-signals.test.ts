@@ -1,16 +1,19 @@
-// The grader stops with whatever started it: SIGTERM ends it and its programs at once, and when
-// its parent process dies it exits by itself. Only a process can show this, so these spawn the CLI
-// (one hanging submission each; nothing is asserted about time, only that it ends, bounded by a
-// number of polls).
+// The grader stops with whatever started it: SIGTERM ends it and its programs at once, also while
+// it judges 4 MiB of hostile output, and when its parent process dies it exits by itself. Only a
+// process can show this, so these spawn the CLI (one submission each; nothing is asserted about
+// time, only that it ends, bounded by a number of polls).
 import { spawn, spawnSync } from "node:child_process";
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { IDENTITY_BASE, IDENTITY_COUNT } from "../../grader/run/identities.ts";
-import { ROOT } from "../helpers/program.ts";
+import { CASES_DIR, ROOT } from "../helpers/program.ts";
 import { userEnv } from "../helpers/shell.ts";
 
 const ONE = "01-lesson-7-partitions-3-members";
 const HANG = join("test", "submissions", "idle-timer");
+/** The first seven cases: several programs, each printing 4 MiB, judged while others run. */
+const SEVEN = readdirSync(CASES_DIR).sort().slice(0, 7);
 
 /** True while a process with this pid exists. */
 function alive(pid: number): boolean {
@@ -73,6 +76,61 @@ describe("the grader and signals", () => {
     expect(await ended).toBe(143);
     expect(await until(() => programsUnder(pid).length === 0)).toBe(true);
   });
+
+  it.each([
+    // One line of 4 MB of `FATAL ERROR: ` on standard error, then exit 134 (a crash).
+    "fatal-error-line",
+    // A wrong answer of 150,000 members, about 3 MB.
+    "huge-answer",
+  ])(
+    "SIGTERM ends the grader while it judges %s's output, and its programs",
+    async (name) => {
+      const grader = spawn(
+        process.execPath,
+        [
+          join("grader", "launch.mjs"),
+          join("test", "submissions", name),
+          ...SEVEN.flatMap((id) => ["--only", id]),
+        ],
+        { cwd: ROOT, env: userEnv(), stdio: ["ignore", "pipe", "ignore"] },
+      );
+      const pid = grader.pid ?? 0;
+      let report = "";
+      grader.stdout.on("data", (chunk: Buffer) => {
+        if (report.length < 1_000_000) report += chunk.toString("utf8");
+      });
+      let exit: NodeJS.Signals | number | null | undefined;
+      grader.on("exit", (code, signal) => (exit = signal ?? code));
+      try {
+        // Every program seen under the grader. Once one has ended, its output is judged: the
+        // signal goes when the first case's line is out, or after 30 polls more (a grader whose
+        // judging blocks it, as the quadratic patterns did for hours, is still judging then).
+        const seen = new Set<number>();
+        const oneEnded = () => {
+          for (const p of programsUnder(pid)) seen.add(p);
+          return [...seen].some((p) => !alive(p));
+        };
+        expect(await until(oneEnded, 1200), "no program of the grader ran and ended").toBe(true);
+        await until(() => {
+          for (const p of programsUnder(pid)) seen.add(p);
+          return /^✗ /m.test(report);
+        }, 30);
+        process.kill(pid, "SIGTERM");
+        // A generous guard, not a measure: a grader still busy after 600 polls fails the test.
+        expect(
+          await until(() => exit !== undefined, 600),
+          "the grader did not act on SIGTERM",
+        ).toBe(true);
+        expect(exit).toBe(143);
+        for (const p of programsUnder(pid)) seen.add(p);
+        expect(await until(() => [...seen].every((p) => !alive(p)))).toBe(true);
+      } finally {
+        // The safety net: a grader that did not end is killed (the test has failed by then).
+        if (exit === undefined) grader.kill("SIGKILL");
+      }
+    },
+    300_000,
+  );
 
   it("the grader exits by itself when the process that started it dies", async () => {
     // sh starts the grader in the background and prints its pid; then sh is killed.

@@ -193,6 +193,12 @@ const VERDICTS: readonly (readonly [GradingSpec, string, string])[] = [
   [hostile("print-env", [ONE]), "error", "crash"],
   [hostile("signal-parent", [ONE]), "error", "crash"],
   [hostile("reject-everyone", [BAD_INPUT]), "fail", "wrong-error"],
+  // Judged on a capped view (grader/verdict/capped-text.ts): patterns that backtracked
+  // quadratically over one multi-MB line kept the grader busy for minutes to hours.
+  [hostile("fatal-error-line", [ONE]), "error", "crash"],
+  [hostile("src-frame-line", [ONE]), "error", "crash"],
+  // Judged by its size (grader/verdict/answer-size.ts), never compared or drawn in full.
+  [hostile("huge-answer", [ONE]), "fail", "wrong-output"],
   // A --cmd program that looks for the kit's Python reference (from its folder up, its mount
   // table, the whole tree) to run it: its root holds nothing of the kit, so it answers `{}`.
   [hostile("find-kit", [ONE, caseId("19")], ["--cmd", "sh find-kit.sh"]), "fail", "wrong-output"],
@@ -438,6 +444,24 @@ describe(`hostile submissions (sandbox mode ${MODE})`, () => {
       }
     },
   );
+
+  it("a multi-MB line of standard error is read to 4096 bytes, and the report says so", () => {
+    for (const label of ["fatal-error-line", "src-frame-line"]) {
+      expect(get(label).text).toContain(
+        "[… 1 line cut at 4096 bytes; the rest not read (the grader reads the first 64 lines and 64 KiB of standard error)]",
+      );
+    }
+    expect(get("src-frame-line").byId.get(ONE)?.message).toBe(
+      'the program exited with code 70: an uncaught exception: "Error: boom"',
+    );
+  });
+
+  it("an answer of 150,000 members is explained by its counts alone", () => {
+    expect(get("huge-answer").byId.get(ONE)?.message).toBe(
+      "the answer is far larger than Kafka's: 150,000 members, 150,000 topics and 150,000 partitions, where Kafka's has 3 members, 3 topics and 7 partitions",
+    );
+    expect(get("huge-answer").text).not.toMatch(/^ +partition /m);
+  });
 
   it("the build refuses a link in src/, a computed import and an import from outside", () => {
     expect(get("symlink-answers").text).toMatch(/src\/answers\.json is a symbolic link/);

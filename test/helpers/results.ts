@@ -10,6 +10,7 @@ import type { CaseResult, GradeResults } from "../../grader/results.ts";
 import { judge } from "../../grader/verdict/verdict.ts";
 import { MemorySink, type Reporter, type Sink } from "../../grader/report/reporter.ts";
 import type { RawRun } from "../../grader/run/run-process.ts";
+import { capRun } from "../../grader/verdict/capped-text.ts";
 
 const schemas = new FixtureSchemas();
 let cases: Case[] | undefined;
@@ -84,8 +85,8 @@ export function privateCase(
 
 /**
  * The result gradeSubmission would give `run` on case `id` (a built-in case's id, or a case made
- * with privateCase) (grade.ts's caseResult, with the recorded byte layouts as the diagnosis has
- * them; the rerun command names `submission`).
+ * with privateCase) (the run capped by capRun, judged, then grade.ts's caseResult, with the
+ * recorded byte layouts as the diagnosis has them; the rerun command names `submission`).
  */
 export function judgedResult(
   id: string | Case,
@@ -94,8 +95,9 @@ export function judgedResult(
   mistakes: string[] = [],
 ): CaseResult {
   const c = typeof id === "string" ? builtInCase(id) : id;
-  const verdict = judge(c, run, schemas.output(c.mode));
-  return caseResult(c, verdict, run, {
+  const capped = capRun(run);
+  const verdict = judge(c, capped, schemas.output(c.mode));
+  return caseResult(c, verdict, capped, {
     rerun: `npm run grade -- ${submission} --only ${c.id}`,
     mistakes,
     layouts: recordedLayouts(c),

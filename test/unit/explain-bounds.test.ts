@@ -16,6 +16,7 @@ import {
   ranges,
   type DiffLine,
 } from "../../grader/explain/diff.ts";
+import { CappedText } from "../../grader/verdict/capped-text.ts";
 import type { Outcome } from "../../grader/verdict/outcome.ts";
 import type { Reason, Status } from "../../grader/verdict/verdict.ts";
 import type { MemberBytes } from "../../grader/diagnose/data.ts";
@@ -551,7 +552,7 @@ function failed(
   return caseResult(
     c,
     { status, reason, message: "", outcome, ...(actual ? { actual } : {}) },
-    { stderr, durationMs: 0, cpuMs: null },
+    { stderr: CappedText.stderr(stderr), durationMs: 0, cpuMs: null },
     { rerun: `npm run grade -- <mutant> --only ${id}`, mistakes, layouts: recordedLayouts(c) },
   );
 }

@@ -74,7 +74,8 @@ const STDERR = [
   `${CSI}31m${RLO}reversed${LS}separated${NUL}nul stderr-2\r`,
   `${FORMULA} stderr-3`,
   `${SCRIPT}${MARKDOWN} stderr-4`,
-  `${LONG} stderr-5`,
+  // Cut at 4096 bytes when judged (verdict/capped-text.ts), its start kept.
+  `stderr-5 ${LONG}`,
   `\u001b]52;c;Y2xpcGJvYXJk\u0007 stderr-6`,
 ].join("\n");
 
@@ -350,7 +351,7 @@ describe("--format exercism", () => {
     expectVisible(doc.tests.map((t) => t.message ?? "").join("\n"), "Exercism messages");
     const crash = doc.tests.find((t) => (t.output ?? "").includes("stderr-6"));
     expect(crash?.output).toMatch(
-      /^Output was truncated\. Please limit to 500 chars\.\n\(\d+ earlier characters\) …L+ stderr-5\n\\u001b\]52;c;/,
+      /^Output was truncated\. Please limit to 500 chars\.\n\(\d+ earlier characters\) …L+\n\\u001b\]52;c;Y2xpcGJvYXJk\\u0007 stderr-6\n\[… 1 line cut at 4096 bytes\]$/,
     );
     expect((crash?.output ?? "").length).toBeLessThanOrEqual(500);
     const unbuilt = JSON.parse(documents[1] ?? "") as ExercismResults;

@@ -154,6 +154,7 @@ const STAGES: readonly [stage: string, matches: (m: Module) => boolean][] = [
         "grader/errors.ts",
         "grader/limits.ts",
         "grader/printable.ts",
+        "grader/patterns.ts",
         "grader/safe-write.ts",
       ].includes(m),
   ],

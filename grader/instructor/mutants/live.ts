@@ -9,6 +9,7 @@ import { availableParallelism } from "node:os";
 import pLimit from "p-limit";
 import { dirname } from "node:path";
 import { judge } from "../../verdict/verdict.ts";
+import { capRun } from "../../verdict/capped-text.ts";
 import type { Outcome } from "../../verdict/outcome.ts";
 import { mutantOffsets, outcomeHash, type MemberBytes } from "../../diagnose/data.ts";
 import type { OutcomeSource } from "../../diagnose/diagnose.ts";
@@ -104,7 +105,8 @@ export class LiveOutcomes implements OutcomeSource {
           let outcome = once.get(program);
           if (outcome === undefined) {
             outcome = runCase(program, c, MUTANT_LIMITS).then(
-              (run) => judge(c, run, this.schemas.output(c.mode), MUTANT_LIMITS.timeoutMs).outcome,
+              (run) =>
+                judge(c, capRun(run), this.schemas.output(c.mode), MUTANT_LIMITS.timeoutMs).outcome,
             );
             once.set(program, outcome);
           }

@@ -31,6 +31,8 @@ export const OUTCOME_SOURCES = [
   "grader/instructor/mutants/**/*.ts",
   "grader/run/**",
   "grader/verdict/**",
+  // The patterns the verdict reads standard error with (memory death, bad-input lines).
+  "grader/patterns.ts",
   "grader/grade.ts",
   "grader/limits.ts",
   "grader/launch.mjs",
