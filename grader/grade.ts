@@ -11,7 +11,13 @@ import { judge, type Reason, type Verdict } from "./verdict/verdict.ts";
 import { isPrivateCase, visibleFirst, type Case, type FixtureSchemas } from "./cases/load.ts";
 import { buildSubmission } from "./run/build.ts";
 import { atExit, runProcess, type RawRun } from "./run/run-process.ts";
-import { capRun, CappedText, STDERR_READ_BYTES, type CappedRun } from "./verdict/capped-text.ts";
+import {
+  capRun,
+  CappedText,
+  STDERR_READ_BYTES,
+  STDERR_TAIL_BYTES,
+  type CappedRun,
+} from "./verdict/capped-text.ts";
 import { runIdentities } from "./run/identities.ts";
 import { PROGRAM_DIR, programRun } from "./run/program.ts";
 import { confinedSpec, sandboxFeatures, wallBackstops, type ConfinedRun } from "./run/sandbox.ts";
@@ -284,6 +290,7 @@ export async function runCase(
       outputCapBytes: limits.outputCapBytes,
       // What judging reads of standard error: its start (its whole length still counts).
       stderrKeepBytes: STDERR_KEEP_BYTES,
+      stderrTailBytes: STDERR_TAIL_BYTES,
       ...(limits.signal === undefined ? {} : { signal: limits.signal }),
     });
   } finally {

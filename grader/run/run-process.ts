@@ -56,6 +56,11 @@ export interface RunLimits {
    * still counts against outputCapBytes.
    */
   stderrKeepBytes?: number;
+  /**
+   * Bytes of standard error's end also kept when the start did not hold it all (RawRun's
+   * stderrTail; default none): where a runtime's last words are (an out-of-memory message).
+   */
+  stderrTailBytes?: number;
   /** Kills the process group when it fires (watch mode: a new save, or Ctrl-C). */
   signal?: AbortSignal;
 }
@@ -87,6 +92,11 @@ export interface RawRun {
   signal: NodeJS.Signals | null;
   stdout: string;
   stderr: string;
+  /**
+   * The end of standard error when `stderr` (its start) did not hold it all, at most
+   * RunLimits.stderrTailBytes bytes ("" otherwise); its first character may be cut.
+   */
+  stderrTail: string;
   /** Which stream went over the output cap, if one did (the kernel then stopped the program). */
   outputCapped: "stdout" | "stderr" | null;
   /** Stopped by the wall clock before it ended (idle, the cap, or the time budget). */
@@ -277,17 +287,22 @@ export function treeCpuMs(pid: number): number {
   return treeUsage(pid).cpuMs;
 }
 
+/** `length` bytes of an open file from byte `from` (fewer at its end), as UTF-8 text. */
+function readAt(fd: number, from: number, length: number): string {
+  const buffer = Buffer.alloc(Math.max(0, length));
+  let read = 0;
+  while (read < buffer.length) {
+    const n = readSync(fd, buffer, read, buffer.length - read, from + read);
+    if (n === 0) break;
+    read += n;
+  }
+  return buffer.subarray(0, read).toString("utf8");
+}
+
 /** The first `keep` bytes of an open file, and its whole length in bytes. */
 function readStart(fd: number, keep: number): { text: string; size: number } {
   const size = fstatSync(fd).size;
-  const buffer = Buffer.alloc(Math.min(size, keep));
-  let length = 0;
-  while (length < buffer.length) {
-    const n = readSync(fd, buffer, length, buffer.length - length, length);
-    if (n === 0) break;
-    length += n;
-  }
-  return { text: buffer.subarray(0, length).toString("utf8"), size };
+  return { text: readAt(fd, 0, Math.min(size, keep)), size };
 }
 
 /** True once /proc says the process has ended (a zombie not yet reaped, or gone); Linux only. */
@@ -404,7 +419,13 @@ export function runProcess(spec: ProcessSpec, limits: RunLimits): Promise<RawRun
       const report = reportNow();
       const cap = limits.outputCapBytes;
       const out = readStart(fds.stdout, cap);
-      const err = readStart(fds.stderr, Math.min(cap, limits.stderrKeepBytes ?? cap));
+      const errKept = Math.min(cap, limits.stderrKeepBytes ?? cap);
+      const err = readStart(fds.stderr, errKept);
+      const tailFrom = Math.max(errKept, Math.min(err.size, cap) - (limits.stderrTailBytes ?? 0));
+      const errTail =
+        err.size > errKept && limits.stderrTailBytes !== undefined
+          ? readAt(fds.stderr, tailFrom, Math.min(err.size, cap) - tailFrom)
+          : "";
       for (const fd of [fds.stdout, fds.stderr, fds.report]) if (fd !== undefined) closeSync(fd);
       for (const file of Object.values(files)) rmSync(file, { force: true });
       spec.cleanup?.();
@@ -429,6 +450,7 @@ export function runProcess(spec: ProcessSpec, limits: RunLimits): Promise<RawRun
         cpuMs: report?.cpuMs ?? null,
         stdout: text("stdout", out.text),
         stderr: text("stderr", err.text),
+        stderrTail: errTail,
         outputCapped,
         timedOut: by === "idle" || by === "cap" || by === "budget",
         idle: by === "idle",

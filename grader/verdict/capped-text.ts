@@ -271,10 +271,18 @@ function withNotice(kept: string, cut: Cut): string {
   return `${kept}${kept === "" || kept.endsWith("\n") ? "" : "\n"}[… ${notes.join("; ")}]`;
 }
 
-/** A run as judging sees it: RawRun's fields, with both streams capped. */
-export type CappedRun = Omit<RawRun, "stdout" | "stderr"> & {
+/**
+ * Bytes of standard error's end a run also keeps when its start did not hold it all (RunLimits'
+ * stderrTailBytes): a runtime's last words, e.g. V8's out-of-memory lines after a long log.
+ */
+export const STDERR_TAIL_BYTES = 4096;
+
+/** A run as judging sees it: RawRun's fields, with both streams (and standard error's end) capped. */
+export type CappedRun = Omit<RawRun, "stdout" | "stderr" | "stderrTail"> & {
   readonly stdout: CappedText;
   readonly stderr: CappedText;
+  /** Standard error's last lines when its start did not hold it all (empty otherwise). */
+  readonly stderrTail: CappedText;
 };
 
 /**
@@ -286,11 +294,12 @@ export type CappedRun = Omit<RawRun, "stdout" | "stderr"> & {
  * @param mapStderrLine applied to each kept line of standard error
  */
 export function capRun(raw: RawRun, mapStderrLine?: (line: string) => string): CappedRun {
-  const { stdout, stderr, ...rest } = raw;
+  const { stdout, stderr, stderrTail, ...rest } = raw;
   const cappedStderr = CappedText.stderr(stderr);
   return {
     ...rest,
     stdout: CappedText.stdout(stdout),
+    stderrTail: stderrTail === "" ? CappedText.EMPTY_STDERR : CappedText.stderr(stderrTail),
     stderr: mapStderrLine === undefined ? cappedStderr : cappedStderr.mapLines(mapStderrLine),
   };
 }

@@ -291,7 +291,11 @@ export function judge(
       { kind: "output-cap" },
     );
   }
-  if (run.exitCode !== 0 && isMemoryDeath(run.stderr.lines)) {
+  // Its last words may come after a long log: the end of standard error is read too.
+  if (
+    run.exitCode !== 0 &&
+    (isMemoryDeath(run.stderr.lines) || isMemoryDeath(run.stderrTail.lines))
+  ) {
     return verdict(
       "error",
       "memory",

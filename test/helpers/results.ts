@@ -40,6 +40,7 @@ export function rawRun(fields: Partial<RawRun>): RawRun {
     signal: null,
     stdout: "",
     stderr: "",
+    stderrTail: "",
     outputCapped: null,
     timedOut: false,
     idle: false,

@@ -98,6 +98,22 @@ describe("runProcess", () => {
     expect(run.timedOut).toBe(false);
   });
 
+  it("standard error: its start as kept, and its end when the start did not hold it all", async () => {
+    const run = await runProcess(
+      wrapped("for i in $(seq 1 2000); do echo line-$i; done >&2; echo LAST-WORDS >&2"),
+      { timeoutMs: 60_000, outputCapBytes: 1024 * 1024, stderrKeepBytes: 14, stderrTailBytes: 21 },
+    );
+    expect(run.stderr).toBe("line-1\nline-2\n");
+    expect(run.stderrTail).toBe("line-2000\nLAST-WORDS\n");
+    const short = await runProcess(wrapped("echo only >&2"), {
+      timeoutMs: 60_000,
+      outputCapBytes: 1024,
+      stderrKeepBytes: 14,
+      stderrTailBytes: 22,
+    });
+    expect([short.stderr, short.stderrTail]).toEqual(["only\n", ""]);
+  });
+
   it("a writer that escaped the process group neither holds the grader nor adds to the output", async () => {
     const run = await runProcess(
       {

@@ -113,6 +113,19 @@ describe("judge on hostile standard error", () => {
     ).toMatchObject({ reason: "memory" });
   });
 
+  it("Node's memory death after a log longer than what is read from the start: memory, from the end", () => {
+    const log = "debug: assigning\n".repeat(100);
+    const death =
+      "<--- Last few GCs --->\nFATAL ERROR: Reached heap limit Allocation failed - JavaScript heap out of memory\n";
+    expect(judged(ASSIGN, { exitCode: 134, stderr: log, stderrTail: death })).toMatchObject({
+      reason: "memory",
+    });
+    // Without those last words it is a crash.
+    expect(
+      judged(ASSIGN, { exitCode: 134, stderr: log, stderrTail: "debug: assigning\n" }),
+    ).toMatchObject({ reason: "crash" });
+  });
+
   it("names the first src/ frame of an internal error, and none in a line of src/", () => {
     const frames = (frame: string) =>
       judged(ASSIGN, {
