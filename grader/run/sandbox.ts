@@ -66,6 +66,13 @@ function which(name: string): string | undefined {
   return undefined;
 }
 
+/**
+ * How long a probe may take, ms: a backstop for a chain that hangs, never a verdict on speed. A
+ * start takes a fraction of a second, but seconds on a machine loaded with a dozen busy loops, and
+ * a probe cut short would give a weaker mode (or no permission model) for the whole grading.
+ */
+const PROBE_TIMEOUT_MS = 120_000;
+
 /** What a probe printed and how it ended, as spawnSync reports it. */
 interface ProbeResult {
   status: number | null;
@@ -209,7 +216,7 @@ function permissionProbe(node: string, flag: string): Probe {
       "-e",
       PROBE_SCRIPT,
     ],
-    timeoutMs: 10_000,
+    timeoutMs: PROBE_TIMEOUT_MS,
     env: { PATH: "/usr/bin:/bin" },
   };
 }
@@ -288,7 +295,7 @@ function isolationPlan(): IsolationPlan {
       probe: {
         command: spec.command,
         args: spec.args,
-        timeoutMs: 5000,
+        timeoutMs: PROBE_TIMEOUT_MS,
         env: spec.env,
         reportFd: true,
         cleanup: spec.cleanup,

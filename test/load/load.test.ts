@@ -22,6 +22,7 @@ import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { variantOfSolution, type ResultsJson } from "../helpers/grader.ts";
 import {
+  sandboxMode,
   startGrading as startIn,
   verdictsOnly,
   type Graded,
@@ -142,6 +143,14 @@ describe("verdicts do not depend on the load", () => {
     },
   );
 
+  it("every grading ran in the sandbox mode this user allows, loaded too, and wrote its results", () => {
+    const mode = process.getuid?.() === 0 ? "root" : "user-namespace";
+    for (const g of [...idle.values(), ...loaded.values(), ...(beside ? [beside] : [])]) {
+      expect(sandboxMode(g.stderr), `${g.label}: ${g.stderr}`).toBe(mode);
+      expect(g.results, `${g.label}: ${g.stderr}`).toBeDefined();
+    }
+  });
+
   it("the reference passes idle and loaded, and so does the grader beside", () => {
     for (const g of [idle.get("solution"), loaded.get("solution"), beside])
       expect(
@@ -202,11 +211,14 @@ describe("a program that stalls its grader changes no other submission's verdict
   });
 
   it("the staller gets no credit", () => {
-    expect(besideStaller?.results?.score).toBe(0);
+    expect(besideStaller?.results?.score, besideStaller?.stderr).toBe(0);
   });
 
   it("the reference graded beside it, by another grader, keeps full marks", () => {
-    expect(alone?.results?.cases.map((c) => c.status)).toEqual(CASES.map(() => "pass"));
+    expect(
+      alone?.results?.cases.map((c) => c.status),
+      alone?.stderr,
+    ).toEqual(CASES.map(() => "pass"));
   });
 
   it("the reference graded after it in one batch keeps full marks", () => {
