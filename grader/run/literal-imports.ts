@@ -29,6 +29,7 @@ import pLimit from "p-limit";
 import { availableParallelism } from "node:os";
 import { packageDir } from "./confined-tool.ts";
 import { runProcess } from "./run-process.ts";
+import { wallBackstops } from "./sandbox.ts";
 import type { StagedSubmission } from "./stage.ts";
 
 /** The loader each code file is read with: the same table as the build worker's. */
@@ -134,6 +135,12 @@ function esbuildCommand(): { command: string; args: string[] } {
   return { command: process.execPath, args: [join(packageDir("esbuild"), "bin", "esbuild")] };
 }
 
+/** runProcess's wall-clock stops for a tool run allowed `cpuSeconds` of CPU (wallBackstops). */
+function wallStops(cpuSeconds: number) {
+  const { capMs, idle } = wallBackstops(cpuSeconds);
+  return { timeoutMs: capMs, idle };
+}
+
 /**
  * Checks one file's text.
  *
@@ -168,7 +175,9 @@ export async function checkFileImports(
       env: process.env,
       stdin: text,
     },
-    { timeoutMs: 60_000, outputCapBytes: 64 * 1024 * 1024 },
+    // Stopped only when it uses almost no CPU (it hangs), never for being slow on a busy machine:
+    // a check cut short would fail the build.
+    { ...wallStops(60), outputCapBytes: 64 * 1024 * 1024 },
   );
   if (out.exitCode !== 0) {
     // esbuild's own message: `✘ [ERROR] ...` then the location line `    src/x.ts:3:5:`.
