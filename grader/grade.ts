@@ -306,7 +306,7 @@ export const STDERR_KEEP_BYTES = STDERR_READ_BYTES;
 
 /**
  * When the cases not yet graded are skipped: after this many limit verdicts (time, memory,
- * output cap, or a failure that used half the CPU limit or took a whole limit of wall time), in
+ * output cap, or a failure that used half the CPU limit or slept a whole limit of wall time), in
  * grading order (visible cases first, so a private case never counts towards a visible one's skip).
  */
 export const LIMIT_VERDICTS_BEFORE_SKIPPING = 3;
@@ -315,13 +315,19 @@ export const CPU_BUDGET_CASES = 10;
 /** With a deadline, the least time left for a case to start, milliseconds (Node starts in ~0.1 s). */
 export const MIN_CASE_MS = 1000;
 
-/** True when a result counts towards skipping: it hit a limit or came close to the time limit. */
+/**
+ * True when a result counts towards skipping: it hit a limit, used half the CPU limit, or slept
+ * a whole limit of wall time (less than 1% of it in CPU) before failing.
+ */
 export function isLimitVerdict(r: CaseResult, timeoutMs: number): boolean {
   if (passed(r) || r.status === "skipped") return false;
   if (r.status === "timeout" || r.reason === "memory" || r.reason === "output-cap") return true;
-  // A failure after sleeping a whole time limit counts too (wall time of a full limit: a fast
-  // failure does not take that long even on a busy machine).
-  return (r.cpuMs ?? 0) >= timeoutMs / 2 || r.durationMs >= timeoutMs;
+  // A failure that used half the CPU limit counts, and so does one that slept a whole limit of
+  // wall time: under 1% of it in CPU, as the idle stop counts a run that sleeps. A program that
+  // only waited for a CPU on a busy machine gets far more than 1%, so the count, like every
+  // verdict, does not depend on the load.
+  const cpuMs = r.cpuMs ?? 0;
+  return cpuMs >= timeoutMs / 2 || (r.durationMs >= timeoutMs && cpuMs < r.durationMs / 100);
 }
 
 /**

@@ -25,6 +25,23 @@ describe("skipBefore", () => {
     expect(skipBefore([timeout(), timeout(), pass(), timeout()], 2, TIMEOUT_MS)).toBeUndefined();
   });
 
+  it("a failure counts when it slept a whole limit (under 1% CPU), never when it waited for a CPU", () => {
+    // Three crashes after 2 s of wall time each: asleep (10 ms of CPU), or slowed by a busy
+    // machine (300 ms of CPU, 15%): only the sleepers count.
+    const slept = () => result("error", 10, 2000);
+    const slowed = () => result("error", 300, 2500);
+    expect(skipBefore([slept(), slept(), slept()], 3, TIMEOUT_MS)).toMatch(/^skipped: 3 earlier/);
+    expect(skipBefore([slowed(), slowed(), slowed()], 3, TIMEOUT_MS)).toBeUndefined();
+    // Half the CPU limit counts whatever the wall time.
+    expect(
+      skipBefore(
+        [1, 2, 3].map(() => result("error", 1000, 1100)),
+        3,
+        TIMEOUT_MS,
+      ),
+    ).toMatch(/^skipped: 3 earlier/);
+  });
+
   it("skips once the finished earlier cases used the CPU budget (10 limits)", () => {
     // A pass never counts as a limit verdict, but its CPU time counts towards the budget.
     const slowPasses = Array.from({ length: 11 }, () => result("pass", 1900));
