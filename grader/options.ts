@@ -54,7 +54,8 @@ PATH defaults to starter/ in the kit (in a student's handout: the handout's own 
 Options:
   --only ID             grade only this case (repeatable), e.g. --only 01-lesson-7-partitions-3-members
   --timeout MS          CPU-time limit per case in milliseconds (default 10000; the kernel
-                        counts whole seconds; a program that sleeps is stopped at 3x + 5 s)
+                        counts whole seconds; a program that uses almost no CPU for 2x the
+                        limit, at least 5 s, is stopped: it sleeps or waits)
   --format NAME[=FILE]  ${FORMAT_NAMES.join(" | ")}
                         (default text), to standard output or to FILE (repeatable; at most
                         one on standard output; when all go to files, the text report still

@@ -373,7 +373,7 @@ export function sandboxWarnings(f: SandboxFeatures = sandboxFeatures()): string[
   if (f.mode === "root") return [];
   if (f.mode === "user-namespace")
     return [
-      `sandbox: ${f.weaker ?? "user namespaces"}; run the grader as root (sudo) for separate identities`,
+      `sandbox: ${f.weaker ?? "user namespaces"}; to grade other people's code, run the grader as root (sudo): each program then gets an identity of its own`,
     ];
   return [
     `sandbox: ${f.weaker ?? "no isolation"}; only Node's permission model and the limits apply (see docs/sandbox.md)`,
