@@ -54,7 +54,12 @@ export interface BuildOptions {
 }
 
 /** The bundler's limits: a bundle of a few files takes well under a second of CPU. */
-const BUILD_LIMITS = { cpuSeconds: 60, dataMiB: 2048, fileBytes: 64 * 1024 * 1024 };
+const BUILD_LIMITS = {
+  cpuSeconds: 60,
+  dataMiB: 2048,
+  fileBytes: 64 * 1024 * 1024,
+  openFiles: 1024,
+};
 /** The worker prints one short JSON line (20 errors at most). */
 const WORKER_OUTPUT_CAP = 1024 * 1024;
 /** A bundle or map bigger than this is not one of a submission's 4 MiB of sources. */

@@ -12,6 +12,12 @@ import {
   type KernelLimits,
 } from "./sandbox.ts";
 
+/**
+ * Files a program may hold open at once: Node needs about 20 of its own. Each memory file or
+ * socket is one, so this bounds the kernel memory a program can hold outside its data limit.
+ */
+export const PROGRAM_OPEN_FILES = 64;
+
 /** Data memory beyond the JS heap limit: Buffers, code and Node's own needs. */
 export const DATA_BEYOND_HEAP_MIB = 256;
 
@@ -37,6 +43,7 @@ export function kernelLimits(limits: ProgramLimits): KernelLimits {
     cpuSeconds: cpuSecondsFor(limits.timeoutMs),
     dataMiB: limits.memoryMiB + DATA_BEYOND_HEAP_MIB,
     fileBytes: limits.outputCapBytes + 512,
+    openFiles: PROGRAM_OPEN_FILES,
   };
 }
 

@@ -32,6 +32,7 @@ import {
   statSync,
   writeFileSync,
 } from "node:fs";
+import { release as osRelease } from "node:os";
 import { dirname, join, resolve, sep } from "node:path";
 import { SetupError } from "../errors.ts";
 import { IDENTITY_BASE } from "./identities.ts";
@@ -53,6 +54,28 @@ export interface SandboxFeatures {
   setpriv: string | undefined;
   /** Why a stronger mode is not available, for the warning line; undefined in root mode. */
   weaker: string | undefined;
+  /**
+   * Root mode: each program runs, as its run identity, in a user namespace of its own (the
+   * kernel lets unprivileged users make one), so that nothing it leaves in the kernel keyed by
+   * its uid (its user keyring) outlives the run, and it can make no user namespace of its own.
+   */
+  ownUserNamespace: boolean;
+  /**
+   * The process limit (256) counts the run's own processes: as a run identity (root mode), or in
+   * the run's user namespace on Linux 5.14 and later, which counts processes per namespace.
+   */
+  processLimit: boolean;
+}
+
+/**
+ * True on Linux 5.14 and later, which counts a user's processes per user namespace for the
+ * process limit (RLIMIT_NPROC); before, one count per uid machine-wide.
+ *
+ * @param release os.release(), e.g. `6.1.0-18-amd64`
+ */
+export function countsProcessesPerNamespace(release: string = osRelease()): boolean {
+  const [major = 0, minor = 0] = release.split(/[.-]/).map(Number);
+  return major > 5 || (major === 5 && minor >= 14);
 }
 
 let detected: SandboxFeatures | undefined;
@@ -251,17 +274,23 @@ function unshareArgs(mode: "root" | "user-namespace"): string[] {
   ];
 }
 
-/** The parts found on this machine, and the probe of the strongest mode they may allow. */
+/** One namespaced configuration to try: its features, and its probe (made when it is tried). */
+interface Attempt {
+  features: SandboxFeatures;
+  probe: () => Probe;
+}
+
+/** The parts found on this machine, and the probes of the modes they may allow, strongest first. */
 interface IsolationPlan {
   shell: string | undefined;
   setpriv: string | undefined;
-  /** The namespaced mode to try, its probe, and why it is not available when the probe fails. */
-  attempt?: { mode: IsolationMode; probe: Probe; works: string | undefined; fails: string };
-  /** Why no namespaced mode is tried. */
-  weaker?: string;
+  /** Tried in order: the first that works is the sandbox. */
+  attempts: Attempt[];
+  /** Why no mode of the attempts is available: when none is tried, or all fail. */
+  weaker: string;
 }
 
-/** What to probe: the real chain (namespaces, a tmpfs mount and, as root, a run identity). */
+/** What to probe: the real chain (namespaces, a root of its own, as root a run identity). */
 function isolationPlan(): IsolationPlan {
   const windows = process.platform === "win32";
   const shell = windows ? undefined : existsSync("/bin/sh") ? "/bin/sh" : undefined;
@@ -269,63 +298,99 @@ function isolationPlan(): IsolationPlan {
   const unshare = process.platform === "linux" ? which("unshare") : undefined;
   const isRoot = typeof process.getuid === "function" && process.getuid() === 0;
   if (process.platform !== "linux")
-    return { shell, setpriv, weaker: `${process.platform}: no Linux namespaces` };
+    return { shell, setpriv, attempts: [], weaker: `${process.platform}: no Linux namespaces` };
   if (shell === undefined || setpriv === undefined || unshare === undefined)
-    return { shell, setpriv, weaker: "util-linux's unshare and setpriv are missing" };
-  const mode: IsolationMode = isRoot ? "root" : "user-namespace";
-  // The real chain: a root built from the allow-list, pivot_root, a run identity as root.
-  const spec = confinedSpec(
-    {
-      command: "/bin/sh",
-      args: ["-c", "exit 0"],
-      binds: [],
-      cwd: "/",
-      limits: { cpuSeconds: 5, dataMiB: 1024, fileBytes: 1024 * 1024 },
-      stdin: "",
-      env: { PATH: "/usr/bin:/bin" },
-      uid: isRoot ? IDENTITY_BASE : undefined,
-    },
-    { mode, permissionFlag: "", processGroups: true, shell, setpriv, weaker: undefined },
-  );
-  return {
-    shell,
-    setpriv,
-    attempt: {
-      mode,
-      probe: {
+    return {
+      shell,
+      setpriv,
+      attempts: [],
+      weaker: "util-linux's unshare and setpriv are missing",
+    };
+  const base = { permissionFlag: "", processGroups: true, shell, setpriv };
+  const attempt = (features: SandboxFeatures): Attempt => ({
+    features,
+    probe: () => {
+      const spec = confinedSpec(
+        {
+          command: "/bin/sh",
+          args: ["-c", "exit 0"],
+          binds: [],
+          cwd: "/",
+          limits: { cpuSeconds: 5, dataMiB: 1024, fileBytes: 1024 * 1024, openFiles: 64 },
+          stdin: "",
+          env: { PATH: "/usr/bin:/bin" },
+          uid: features.mode === "root" ? IDENTITY_BASE : undefined,
+        },
+        features,
+      );
+      return {
         command: spec.command,
         args: spec.args,
         timeoutMs: PROBE_TIMEOUT_MS,
         env: spec.env,
         reportFd: true,
         cleanup: spec.cleanup,
-      },
-      works: isRoot
-        ? undefined
-        : "not root: programs run as your own user (in namespaces, without capabilities)",
-      fails: isRoot
-        ? "running as root, but this kernel refused new namespaces or mounts"
-        : "not root, and this kernel does not allow unprivileged user namespaces",
+      };
     },
+  });
+  if (isRoot) {
+    return {
+      shell,
+      setpriv,
+      attempts: [
+        attempt({
+          ...base,
+          mode: "root",
+          weaker: undefined,
+          ownUserNamespace: true,
+          processLimit: true,
+        }),
+        // Where the run identities may not make user namespaces (unprivileged ones are off).
+        attempt({
+          ...base,
+          mode: "root",
+          weaker:
+            "the run identities cannot have user namespaces of their own (this kernel allows none to unprivileged users): a program's user keyring outlives its run",
+          ownUserNamespace: false,
+          processLimit: true,
+        }),
+      ],
+      weaker: "running as root, but this kernel refused new namespaces or mounts",
+    };
+  }
+  return {
+    shell,
+    setpriv,
+    attempts: [
+      attempt({
+        ...base,
+        mode: "user-namespace",
+        weaker: "not root: programs run as your own user (in namespaces, without capabilities)",
+        ownUserNamespace: false,
+        processLimit: countsProcessesPerNamespace(),
+      }),
+    ],
+    weaker: "not root, and this kernel does not allow unprivileged user namespaces",
   };
 }
 
-/** The features from the plan, the probe's outcome (true: exit 0) and the permission flag. */
+/** The features of the first attempt that worked (its index, or -1), with the permission flag. */
 function featuresFrom(
   plan: IsolationPlan,
-  probed: boolean,
+  worked: number,
   permissionFlag: string,
 ): SandboxFeatures {
-  const { attempt } = plan;
-  const mode = attempt !== undefined && probed ? attempt.mode : "none";
-  const weaker = attempt === undefined ? plan.weaker : probed ? attempt.works : attempt.fails;
+  const found = plan.attempts[worked];
+  if (found !== undefined) return { ...found.features, permissionFlag };
   return {
-    mode,
+    mode: "none",
     permissionFlag,
     processGroups: process.platform !== "win32",
     shell: plan.shell,
     setpriv: plan.setpriv,
-    weaker,
+    weaker: plan.weaker,
+    ownUserNamespace: false,
+    processLimit: false,
   };
 }
 
@@ -341,8 +406,8 @@ export function sandboxFeatures(): SandboxFeatures {
   if (detected !== undefined) return detected;
   const permissionFlag = permissionModelFlag();
   const plan = isolationPlan();
-  const probed = plan.attempt !== undefined && probeSync(plan.attempt.probe).status === 0;
-  detected = featuresFrom(plan, probed, permissionFlag);
+  const worked = plan.attempts.findIndex((a) => probeSync(a.probe()).status === 0);
+  detected = featuresFrom(plan, worked, permissionFlag);
   return detected;
 }
 
@@ -355,11 +420,16 @@ export function sandboxFeatures(): SandboxFeatures {
 export async function detectSandbox(): Promise<SandboxFeatures> {
   if (detected !== undefined) return detected;
   const plan = isolationPlan();
-  const [permissionFlag, probed] = await Promise.all([
+  const firstWorking = async () => {
+    for (const [i, a] of plan.attempts.entries())
+      if ((await probeAsync(a.probe())).status === 0) return i;
+    return -1;
+  };
+  const [permissionFlag, worked] = await Promise.all([
     permissionModelFlagAsync(process.execPath, process.allowedNodeEnvironmentFlags),
-    plan.attempt === undefined ? false : probeAsync(plan.attempt.probe).then((r) => r.status === 0),
+    firstWorking(),
   ]);
-  detected ??= featuresFrom(plan, probed, permissionFlag);
+  detected ??= featuresFrom(plan, worked, permissionFlag);
   return detected;
 }
 
@@ -370,7 +440,7 @@ export function sandboxWarnings(f: SandboxFeatures = sandboxFeatures()): string[
       "Windows: the sandbox is off (no process groups, no CPU limit, no separate users): grade untrusted code on Linux.",
     ];
   }
-  if (f.mode === "root") return [];
+  if (f.mode === "root") return f.weaker === undefined ? [] : [`sandbox: ${f.weaker}`];
   if (f.mode === "user-namespace")
     return [
       `sandbox: ${f.weaker ?? "user namespaces"}; to grade other people's code, run the grader as root (sudo): each program then gets an identity of its own`,
@@ -406,6 +476,12 @@ export interface KernelLimits {
    * up: SIGXFSZ past it). Standard output and standard error are files, so this caps them too.
    */
   fileBytes: number;
+  /**
+   * Open files at once (RLIMIT_NOFILE, hard): each memory file and socket is one, so this bounds
+   * what a program can hold in kernel memory outside its data limit (memory files of at most
+   * fileBytes each, socket buffers).
+   */
+  openFiles: number;
 }
 
 /**
@@ -610,8 +686,8 @@ export function rootTables(
   for (const dir of SYSTEM_FOLDERS) if (existsSync(dir)) first.push(bind(dir, dir, false));
   for (const dir of PRIVATE_FOLDERS.slice(0, 2))
     first.push(tmpfs(dir, "rw,nosuid,nodev,size=64m,mode=1777"));
-  // Not writable by the program, even as its user namespace's owner (it has no capabilities).
-  first.push(tmpfs("/dev", "rw,nosuid,noexec,size=64k,mode=555"));
+  // /dev is a folder of the root (read-only once built): its device files are bound onto files
+  // made there between the two tables.
   first.push(tmpfs(SANDBOX_DIR, "rw,nosuid,nodev,size=64m,mode=1777"));
 
   const second = DEVICES.map((d) => `/dev/${d} ${at(`/dev/${d}`)} none bind,nosuid,noexec 0 0`);
@@ -630,14 +706,17 @@ export function rootTables(
 /**
  * The wrapper shell's script. Positional parameters: $1 and $2 the two mount tables ("" for mode
  * none), $3 the new root's folder, $4 a file to copy into the run and $5 where (a path inside
- * the run), $6 CPU seconds, $7 data KiB, $8 file size in 512-byte blocks, $9 the working folder,
- * ${10} the run identity ("" to keep the uid), ${11} "drop" to drop every capability (user
- * namespace), then the command. It reports on fd 3, which the program does not inherit: `start`
- * and `end` (seconds since boot, /proc/uptime), `status N`, and the output of `times` (its last
- * line is the children's user and system CPU time).
+ * the run), $6 CPU seconds, $7 data KiB, $8 file size in 512-byte blocks, $9 open files, ${10}
+ * the working folder, ${11} the process limit ("" for none), ${12} the run identity ("" to keep
+ * the uid), ${13} how the program is started: `own` (as the run identity, in a user namespace of
+ * its own), `identity` (as the run identity), `drop` (in the wrapper's own user namespace, every
+ * capability dropped) or "" (as it is); then the command. It reports on fd 3, which the program
+ * does not inherit: `start` and `end` (seconds since boot, /proc/uptime), `status N`, and the
+ * output of `times` (its last line is the children's user and system CPU time).
  */
 const WRAPPER = [
-  "first=$1 second=$2 root=$3 copy=$4 copyto=$5 cpu=$6 data=$7 fsize=$8 dir=$9 uid=${10} drop=${11}; shift 11",
+  "first=$1 second=$2 root=$3 copy=$4 copyto=$5 cpu=$6 data=$7 fsize=$8 nofile=$9",
+  "dir=${10} nproc=${11} uid=${12} how=${13}; shift 13",
   // The wrapper's own tools (mount, pivot_root) are the system's; the program gets its own PATH.
   "path=$PATH; PATH=/usr/sbin:/usr/bin:/sbin:/bin",
   // The wrapper is the namespace's first process: a signal from the program must not end it (a
@@ -646,11 +725,13 @@ const WRAPPER = [
   'fail() { echo "sandbox $1 failed" >&3; exit 125; }',
   'if [ -n "$first" ]; then',
   '  mount -a -T "$first" || fail mount',
+  // The device files' mount points, in the root (/dev is a folder of it, read-only later).
   `  for d in ${DEVICES.join(" ")}; do : > "$root/dev/$d" || fail mount; done`,
   '  mount -a -T "$second" || fail mount',
-  '  if [ -n "$copy" ]; then cp "$copy" "$root$copyto" || fail copy; fi',
+  // The copy's folder is a tmpfs of its own: read-only once the copy is in.
+  '  if [ -n "$copy" ]; then cp "$copy" "$root$copyto" && mount -o remount,bind,ro "$root${copyto%/*}" || fail copy; fi',
   // The new root replaces the machine's; the old one goes at once (put aside on /tmp, whose
-  // private tmpfs shows again when it is gone), with every mount under it. The root (and the
+  // private tmpfs shows again when it is gone), with every mount under it. The root (/dev and the
   // folders made in it for mounts) is then read-only: only the private folders are writable.
   '  cd "$root" && pivot_root . tmp && cd / && umount -l /tmp && mount -o remount,bind,ro / || fail pivot',
   "fi",
@@ -658,28 +739,38 @@ const WRAPPER = [
   // cd sets OLDPWD to the grader's own folder: the program learns nothing of it.
   "unset OLDPWD",
   // SIGXCPU at the soft limit, SIGKILL a second later at the hard one; files (standard output and
-  // error among them) of at most $fsize blocks, SIGXFSZ past it.
-  'ulimit -S -t "$cpu" && ulimit -H -t "$((cpu + 1))" && ulimit -d "$data" && ulimit -f "$fsize" || fail ulimit',
-  // At most 256 processes (per run identity, as root): no fork bomb. -u in bash, -p in dash.
-  '[ -z "$uid" ] || ulimit -u 256 2>/dev/null || ulimit -p 256 || fail ulimit',
+  // error among them) of at most $fsize blocks, SIGXFSZ past it; at most $nofile open files.
+  'ulimit -S -t "$cpu" && ulimit -H -t "$((cpu + 1))" && ulimit -d "$data" && ulimit -f "$fsize" && ulimit -n "$nofile" || fail ulimit',
+  // At most 256 processes: no fork bomb. -u in bash, -p in dash.
+  '[ -z "$nproc" ] || ulimit -u "$nproc" 2>/dev/null || ulimit -p "$nproc" || fail ulimit',
   'up() { [ -r /proc/uptime ] && read -r t _ < /proc/uptime && echo "$1 $t" >&3; }',
+  // A user namespace of the run's own makes none inside it (no tmpfs beyond the sandbox's caps).
+  "no_userns() { echo 0 > /proc/sys/user/max_user_namespaces; }",
+  '[ "$how" != drop ] || no_userns || fail userns',
   "PATH=$path; export PATH",
   "up start",
-  'if [ -n "$uid" ]; then',
-  '  setpriv --reuid="$uid" --regid="$uid" --clear-groups --no-new-privs --pdeathsig=KILL -- "$@" 3>&-',
-  'elif [ -n "$drop" ]; then',
-  '  setpriv --no-new-privs --inh-caps=-all --bounding-set=-all --pdeathsig=KILL -- "$@" 3>&-',
-  "elif command -v setpriv >/dev/null 2>&1; then",
-  '  setpriv --pdeathsig=KILL -- "$@" 3>&-',
-  "else",
-  '  "$@" 3>&-',
-  "fi",
+  "case $how in",
+  "own)",
+  // Its user namespace made by the run identity itself (so it maps to that uid alone), closed
+  // to further ones while its first process still holds the capability to, then every
+  // capability dropped.
+  '  setpriv --reuid="$uid" --regid="$uid" --clear-groups --no-new-privs -- unshare --user --map-root-user -- /bin/sh -c \'echo 0 > /proc/sys/user/max_user_namespaces || exit 125; exec setpriv --inh-caps=-all --bounding-set=-all --pdeathsig=KILL -- "$@"\' kit-run "$@" 3>&- ;;',
+  "identity)",
+  '  setpriv --reuid="$uid" --regid="$uid" --clear-groups --no-new-privs --pdeathsig=KILL -- "$@" 3>&- ;;',
+  "drop)",
+  '  setpriv --no-new-privs --inh-caps=-all --bounding-set=-all --pdeathsig=KILL -- "$@" 3>&- ;;',
+  "*)",
+  '  if command -v setpriv >/dev/null 2>&1; then setpriv --pdeathsig=KILL -- "$@" 3>&-; else "$@" 3>&-; fi ;;',
+  "esac",
   "s=$?",
   'echo "status $s" >&3',
   "up end",
   "times >&3",
   "exit $s",
 ].join("\n");
+
+/** The most processes a run may have at once (RLIMIT_NPROC): no fork bomb. */
+export const PROCESS_LIMIT = 256;
 
 /** Blocks of 512 bytes for `ulimit -f`: `bytes`, rounded up. */
 const blocks = (bytes: number) => String(Math.ceil(bytes / 512));
@@ -700,13 +791,15 @@ export function confinedSpec(
     String(run.limits.cpuSeconds),
     String(run.limits.dataMiB * 1024),
     blocks(run.limits.fileBytes),
+    String(run.limits.openFiles),
   ];
   if (f.shell === undefined) {
     // Windows: no wrapper, no limits but the wall clock (the warning says so).
     return { command: run.command, args: run.args, cwd: run.cwd, env: run.env, stdin: run.stdin };
   }
   if (f.mode === "none") {
-    const args = ["-c", WRAPPER, "kit-sandbox", "", "", "", "", "", ...limits, run.cwd, "", ""];
+    // No process limit: it would count every process of your user's, the grader's among them.
+    const args = ["-c", WRAPPER, "kit-sandbox", "", "", "", "", "", ...limits, run.cwd, "", "", ""];
     // The wrapper too dies with the grader where setpriv exists (its program dies with it).
     const wrapper =
       f.setpriv === undefined ? [f.shell] : [f.setpriv, "--pdeathsig=KILL", "--", f.shell];
@@ -724,7 +817,14 @@ export function confinedSpec(
   writeFileSync(`${stem}.first`, first, { mode: 0o600 });
   writeFileSync(`${stem}.second`, second, { mode: 0o600 });
   const uid = f.mode === "root" && run.uid !== undefined ? String(run.uid) : "";
-  const drop = f.mode === "user-namespace" ? "drop" : "";
+  const how =
+    f.mode === "user-namespace"
+      ? "drop"
+      : uid === ""
+        ? ""
+        : f.ownUserNamespace
+          ? "own"
+          : "identity";
   const copy = run.copy === undefined ? ["", ""] : [run.copy.source, run.copy.target];
   const inner = [
     f.shell,
@@ -737,8 +837,9 @@ export function confinedSpec(
     ...copy,
     ...limits,
     run.cwd,
+    f.processLimit ? String(PROCESS_LIMIT) : "",
     uid,
-    drop,
+    how,
   ];
   return {
     // setpriv first: the whole chain gets SIGKILL when the grader dies, however it dies.

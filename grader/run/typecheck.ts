@@ -42,7 +42,12 @@ function tscOptions(typeRoots: string): string[] {
 }
 
 /** tsc's limits: a few files with Node's types take a few seconds and a few hundred MiB. */
-const TSC_LIMITS = { cpuSeconds: 120, dataMiB: 4096, fileBytes: 64 * 1024 * 1024 };
+const TSC_LIMITS = {
+  cpuSeconds: 120,
+  dataMiB: 4096,
+  fileBytes: 64 * 1024 * 1024,
+  openFiles: 1024,
+};
 /** Bytes kept of tsc's output: thousands of error lines, more than anyone reads. */
 const TSC_OUTPUT_CAP = 1024 * 1024;
 

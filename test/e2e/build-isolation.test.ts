@@ -430,7 +430,7 @@ describe("the tools' sandbox", () => {
         packages: [],
         out,
         args: () => ["-e", probe],
-        limits: { cpuSeconds: 10, dataMiB: 1024, fileBytes: 1024 * 1024 },
+        limits: { cpuSeconds: 10, dataMiB: 1024, fileBytes: 1024 * 1024, openFiles: 1024 },
         outputCapBytes: 65536,
       });
       expect(run.exitCode, run.stderr).toBe(0);

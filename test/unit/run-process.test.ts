@@ -20,6 +20,8 @@ const NONE: SandboxFeatures = {
   shell: "/bin/sh",
   setpriv: undefined,
   weaker: "test",
+  ownUserNamespace: false,
+  processLimit: false,
 };
 
 /** `sh -c script` through the wrapper, with `stdin` as its input and files of at most `fileBytes`. */
@@ -30,7 +32,7 @@ const wrapped = (script: string, stdin = "", fileBytes = 1024 * 1024) =>
       args: ["-c", script],
       binds: [],
       cwd: "/",
-      limits: { cpuSeconds: 5, dataMiB: 1024, fileBytes },
+      limits: { cpuSeconds: 5, dataMiB: 1024, fileBytes, openFiles: 64 },
       stdin,
       env,
       uid: undefined,
