@@ -246,7 +246,7 @@ const PROBES: readonly GradingSpec[] = [
   // spaces in the bundle's line (grader/run/stack-map.ts). Bounded by the test at 2 minutes: a
   // grader whose work on standard error is bounded by the caps grades 56 crashing cases in a
   // fraction of that, however busy the machine.
-  { ...hostile("stack-whitespace", CASE_IDS), killAfterMs: 120_000 },
+  { ...hostile("stack-whitespace", CASE_IDS), killAfterMs: 120_000, killSignal: "SIGTERM" },
 ];
 
 const SLOW_CRASH = hostile("slow-crash", SEVEN, ONE_SECOND);
