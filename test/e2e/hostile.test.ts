@@ -28,6 +28,7 @@ import {
   readFileSync,
   rmSync,
   statSync,
+  symlinkSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -229,6 +230,8 @@ const VERDICTS: readonly (readonly [GradingSpec, string, string])[] = [
   [hostile("low-duty", [ONE], ONE_SECOND), "timeout", "timeout"],
   // Writes outside its run's private folders (its own test below reads what it could write).
   [hostile("write-outside", [ONE], ["--cmd", "sh write-outside.sh"]), "error", "crash"],
+  // Up to 600 processes, of which a run may have 256 (its own test below reads how many).
+  [hostile("process-count", [ONE], ["--cmd", "python3 process-count.py"]), "error", "crash"],
   // A key in its user keyring, which outlives the run, read back by a later run of the same run
   // identity (its own test below); seven cases, three at a time, so identities are reused.
   [hostile("keyring-leftover", SEVEN, ["--cmd", "python3 keyring-leftover.py"]), "error", "crash"],
@@ -633,6 +636,13 @@ describe(`hostile submissions (sandbox mode ${MODE})`, () => {
     );
   });
 
+  it("a --cmd program starts at most 256 processes, the first step of a fork bomb stopped", () => {
+    const message = get("process-count").byId.get(ONE)?.message ?? "";
+    const started = /processes started: (\d+) of/.exec(message);
+    expect(started, message).not.toBeNull();
+    expect(Number(started?.[1]), message).toBeLessThanOrEqual(256);
+  });
+
   it("no run finds what an earlier run left in the kernel (a key in its user keyring)", () => {
     const messages = [...get("keyring-leftover").byId.values()].map((c) => c.message);
     expect(messages).toHaveLength(SEVEN.length);
@@ -652,13 +662,16 @@ describe(`hostile submissions (sandbox mode ${MODE})`, () => {
   });
 
   it("Gradescope's run_autograder grades the upload, never a folder elsewhere that a file name points to", () => {
-    const work = mkdtempSync(join(tmpdir(), "kit-hostile-upload-"));
+    // In /tmp itself: run_autograder looks 6 folders deep, and the path below must fit.
+    const work = mkdtempSync("/tmp/kit-hostile-upload-");
     chmodSync(work, 0o755);
     try {
+      // Any folder on the autograder's disk: here the kit's reference, through a short path.
+      symlinkSync(join(ROOT, "solution"), join(work, "e"));
       const upload = join(work, "submission");
-      // A folder named `x<newline><kit>/solution` holding src/main.ts: `find -printf` writes its
-      // path as two lines, the second naming the kit's reference.
-      const nested = join(upload, `x\n${ROOT.replace(/\/$/, "")}`, "solution", "src");
+      // A folder named `x<newline><work>` holding e/src/main.ts: `find -printf` writes its path
+      // as two lines, the second naming <work>/e/src/main.ts, the reference's.
+      const nested = join(upload, `x\n${work}`, "e", "src");
       mkdirSync(nested, { recursive: true });
       cpSync(
         join(ROOT, "test", "submissions", "upload-elsewhere", "src", "main.ts"),
