@@ -22,6 +22,7 @@ import {
   chmodSync,
   cpSync,
   existsSync,
+  linkSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -690,6 +691,62 @@ describe(`hostile submissions (sandbox mode ${MODE})`, () => {
       };
       const score = json.tests.reduce((total, t) => total + t.score, 0);
       expect(score, run.stdout.split("\n").slice(0, 3).join("\n")).toBe(0);
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+  }, 300_000);
+
+  it("in a batch, a classmate's hard link or stalls leave a submission's grade alone", () => {
+    const work = mkdtempSync(join(tmpdir(), "kit-hostile-batch-"));
+    chmodSync(work, 0o755);
+    try {
+      const dir = join(work, "class");
+      const copy = (from: string, name: string) =>
+        cpSync(join(ROOT, from), join(dir, name), { recursive: true });
+      // bob and dave: the reference. alice: the starter, its range-assignor.ts a hard link to
+      // bob's (test/submissions/hardlink-classmate). carol: stack-whitespace, graded beside dave.
+      copy("solution", "bob");
+      copy("solution", "dave");
+      copy(join("test", "submissions", "stack-whitespace"), "carol");
+      copy("starter", "alice");
+      const main = join(ROOT, "test", "submissions", "hardlink-classmate", "src", "main.ts");
+      expect(readFileSync(main, "utf8")).toContain("Tries (a folder of a --batch)");
+      rmSync(join(dir, "alice", "src", "range-assignor.ts"));
+      linkSync(
+        join(dir, "bob", "src", "range-assignor.ts"),
+        join(dir, "alice", "src", "range-assignor.ts"),
+      );
+      execFileSync("chmod", ["-R", "a+rX", work]);
+      const out = join(work, "out");
+      const run = spawnSync(
+        process.execPath,
+        [
+          join(ROOT, "grader", "launch.mjs"),
+          "--batch",
+          dir,
+          "--report-dir",
+          out,
+          ...[ONE, caseId("02")].flatMap((id) => ["--only", id]),
+        ],
+        { cwd: ROOT, env: userEnv({ TMPDIR: BUILD_TMP }), encoding: "utf8", timeout: 240_000 },
+      );
+      expect(run.status, run.stderr).toBe(0);
+      const rows = new Map(
+        readFileSync(join(out, "gradebook.csv"), "utf8")
+          .trim()
+          .split("\n")
+          .slice(1)
+          .map((line) => {
+            const [name, score, max] = line.split(",");
+            return [name ?? "", `${score ?? ""}/${max ?? ""}`] as const;
+          }),
+      );
+      expect(Object.fromEntries(rows)).toEqual({
+        alice: "0/3",
+        bob: "3/3",
+        carol: "0/3",
+        dave: "3/3",
+      });
     } finally {
       rmSync(work, { recursive: true, force: true });
     }
