@@ -16,16 +16,20 @@
 // Signals are sent only to processes this test started (its graders, its CPU burners) and to the
 // one program it stops and continues, which it finds under its own grader; the submissions send
 // theirs only to their own parent or with signal 0.
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import {
   chmodSync,
+  cpSync,
   existsSync,
+  linkSync,
+  mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
   rmSync,
   statSync,
+  symlinkSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -47,6 +51,9 @@ import {
   type Proc,
 } from "../helpers/gradings.ts";
 import { CASES_DIR, ROOT } from "../helpers/program.ts";
+import { userEnv } from "../helpers/shell.ts";
+import { MEMORY_MIB } from "../../grader/limits.ts";
+import { DATA_BEYOND_HEAP_MIB } from "../../grader/run/program.ts";
 import { expectValidJunit } from "../helpers/xmllint.ts";
 
 const isRoot = process.getuid?.() === 0;
@@ -66,6 +73,8 @@ const SEVEN = ["01", "02", "03", "04", "05", "06", "07"].map(caseId);
 /** The cases of the two-grader comparison: assign, decode and bad input. */
 const PAIR_IDS = [ONE, caseId("02"), caseId("19"), BAD_INPUT];
 const SECRET = "kit-test-secret-3f9a1c";
+/** The data limit every program runs with (docs/sandbox.md): the heap and what Node needs beside. */
+const DATA_LIMIT_MIB = MEMORY_MIB + DATA_BEYOND_HEAP_MIB;
 /** A CPU limit of one second: the slow programs' verdicts come fast. */
 const ONE_SECOND = ["--timeout", "1000"];
 
@@ -213,6 +222,35 @@ const VERDICTS: readonly (readonly [GradingSpec, string, string])[] = [
     "fail",
     "wrong-output",
   ],
+  // Names that no report format may carry raw: XML's forbidden characters, HTML, Markdown, CSV
+  // formulas, GitHub workflow commands (its own test below checks the JUnit report).
+  [hostile("report-injection", [ONE]), "fail", "wrong-output"],
+  // About 2% of a CPU until its CPU limit or the wall-clock cap (50 x the limit): a case that lasts
+  // 25 to 50 times its CPU limit, a clock a student reads from outside (see its comment). Costs
+  // some 40 s of this suite with a 1 s limit.
+  [hostile("low-duty", [ONE], ONE_SECOND), "timeout", "timeout"],
+  // Writes outside its run's private folders (its own test below reads what it could write).
+  [hostile("write-outside", [ONE], ["--cmd", "sh write-outside.sh"]), "error", "crash"],
+  // Up to 600 processes, of which a run may have 256 (its own test below reads how many).
+  [hostile("process-count", [ONE], ["--cmd", "python3 process-count.py"]), "error", "crash"],
+  // A key in its user keyring, which outlives the run, read back by a later run of the same run
+  // identity (its own test below); seven cases, three at a time, so identities are reused.
+  [hostile("keyring-leftover", SEVEN, ["--cmd", "python3 keyring-leftover.py"]), "error", "crash"],
+];
+
+/**
+ * Gradings whose verdict alone does not say whether the attack worked; each has its own test
+ * below, and each must still give zero credit.
+ */
+const PROBES: readonly GradingSpec[] = [
+  // Kernel memory outside the data limit: socket buffers (TypeScript) and memory files (--cmd).
+  hostile("socket-buffers", [ONE]),
+  hostile("memfd-hoard", [ONE], ["--cmd", "python3 memfd-hoard.py"]),
+  // Every case: about 2,400 stack frames on standard error, each costing a scan of a 1 MB run of
+  // spaces in the bundle's line (grader/run/stack-map.ts). Bounded by the test at 2 minutes: a
+  // grader whose work on standard error is bounded by the caps grades 56 crashing cases in a
+  // fraction of that, however busy the machine.
+  { ...hostile("stack-whitespace", CASE_IDS), killAfterMs: 120_000, killSignal: "SIGTERM" },
 ];
 
 const SLOW_CRASH = hostile("slow-crash", SEVEN, ONE_SECOND);
@@ -226,6 +264,7 @@ const PROBE = hostile("signal-probe", SEVEN.slice(0, 3));
 /** Each hostile grading's label (they must all give zero credit). */
 const HOSTILE_LABELS = [
   ...VERDICTS.map(([spec]) => spec.label),
+  ...PROBES.map((spec) => spec.label),
   SLOW_CRASH.label,
   PROBE.label,
   "memory",
@@ -302,7 +341,7 @@ describe(`hostile submissions (sandbox mode ${MODE})`, () => {
     for (const spec of ALONE) graded.set(spec.label, await startGrading(spec).done);
     // Every other submission once, two graders at a time.
     const tasks = [
-      ...[...VERDICTS.map(([spec]) => spec), SLOW_CRASH].map(
+      ...[...VERDICTS.map(([spec]) => spec), ...PROBES, SLOW_CRASH].map(
         (spec) => async () => graded.set(spec.label, await startGrading(spec).done),
       ),
       async () =>
@@ -570,6 +609,148 @@ describe(`hostile submissions (sandbox mode ${MODE})`, () => {
     expect(get("solution").exitCode).toBe(0);
     expect(get("solution").results?.cases.every((c) => c.status === "pass")).toBe(true);
   });
+
+  it.each(["socket-buffers", "memfd-hoard"])(
+    "%s: kernel memory a program pins counts against its data limit (stopped for memory, or held no more)",
+    (label) => {
+      const c = get(label).byId.get(ONE);
+      expect(c, get(label).stderr).toMatchObject({ status: "error", points: 0 });
+      if (c?.reason === "memory") return;
+      // It says how much it held: no more than the data limit the sandbox promises.
+      const held = /held (\d+) MiB/.exec(c?.message ?? "");
+      expect(held, c?.message).not.toBeNull();
+      expect(Number(held?.[1]), c?.message).toBeLessThanOrEqual(DATA_LIMIT_MIB);
+    },
+  );
+
+  it("a bundle line of 1 MB of spaces does not make the grader's work on standard error grow with it", () => {
+    // Every case crashes with 64 KiB of stack frames that name that line: graded to the end
+    // within the test's bound, every case a crash.
+    const g = get("stack-whitespace");
+    expect(g.killed, "still grading at the test's bound (2 minutes)").toBe(false);
+    expect(g.results?.cases.map((c) => c.reason)).toEqual(CASE_IDS.map(() => "crash"));
+  });
+
+  it("a --cmd program writes nowhere outside its run's private folders", () => {
+    expect(get("write-outside").byId.get(ONE)?.message).toBe(
+      "the program exited with code 2: writes outside the private folders: none",
+    );
+  });
+
+  it("a --cmd program starts at most 256 processes, the first step of a fork bomb stopped", () => {
+    const message = get("process-count").byId.get(ONE)?.message ?? "";
+    const started = /processes started: (\d+) of/.exec(message);
+    expect(started, message).not.toBeNull();
+    expect(Number(started?.[1]), message).toBeLessThanOrEqual(256);
+  });
+
+  it("no run finds what an earlier run left in the kernel (a key in its user keyring)", () => {
+    const messages = [...get("keyring-leftover").byId.values()].map((c) => c.message);
+    expect(messages).toHaveLength(SEVEN.length);
+    for (const message of messages)
+      expect(message).toBe("the program exited with code 2: found no key of an earlier run");
+  });
+
+  it("report-injection: the JUnit report holds nothing XML 1.0 forbids, no text line is a workflow command", () => {
+    const g = get("report-injection");
+    const forbidden =
+      // eslint-disable-next-line no-control-regex -- finding forbidden characters is the point
+      /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+    expect(forbidden.exec(g.junit ?? "")?.[0]).toBeUndefined();
+    expect(g.text.split("\n").filter((line) => /^(::|##\[)/.test(line))).toEqual([]);
+    // The names are in the report, escaped (the grid quotes them as JSON strings).
+    expect(g.text).toContain(String.raw`"\n::error title=pwned::injected annotation"`);
+  });
+
+  it("Gradescope's run_autograder grades the upload, never a folder elsewhere that a file name points to", () => {
+    // In /tmp itself: run_autograder looks 6 folders deep, and the path below must fit.
+    const work = mkdtempSync("/tmp/kit-hostile-upload-");
+    chmodSync(work, 0o755);
+    try {
+      // Any folder on the autograder's disk: here the kit's reference, through a short path.
+      symlinkSync(join(ROOT, "solution"), join(work, "e"));
+      const upload = join(work, "submission");
+      // A folder named `x<newline><work>` holding e/src/main.ts: `find -printf` writes its path
+      // as two lines, the second naming <work>/e/src/main.ts, the reference's.
+      const nested = join(upload, `x\n${work}`, "e", "src");
+      mkdirSync(nested, { recursive: true });
+      cpSync(
+        join(ROOT, "test", "submissions", "upload-elsewhere", "src", "main.ts"),
+        join(nested, "main.ts"),
+      );
+      const results = join(work, "results");
+      const run = spawnSync("bash", [join(ROOT, "templates", "gradescope", "run_autograder")], {
+        cwd: work,
+        env: userEnv({ KIT_ROOT: ROOT, SUBMISSION_DIR: upload, RESULTS_DIR: results }),
+        encoding: "utf8",
+        maxBuffer: 64 * 1024 * 1024,
+        timeout: 240_000,
+      });
+      const json = JSON.parse(readFileSync(join(results, "results.json"), "utf8")) as {
+        tests: { score: number }[];
+      };
+      const score = json.tests.reduce((total, t) => total + t.score, 0);
+      expect(score, run.stdout.split("\n").slice(0, 3).join("\n")).toBe(0);
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+  }, 300_000);
+
+  it("in a batch, a classmate's hard link or stalls leave a submission's grade alone", () => {
+    const work = mkdtempSync(join(tmpdir(), "kit-hostile-batch-"));
+    chmodSync(work, 0o755);
+    try {
+      const dir = join(work, "class");
+      const copy = (from: string, name: string) =>
+        cpSync(join(ROOT, from), join(dir, name), { recursive: true });
+      // bob and dave: the reference. alice: the starter, its range-assignor.ts a hard link to
+      // bob's (test/submissions/hardlink-classmate). carol: stack-whitespace, graded beside dave.
+      copy("solution", "bob");
+      copy("solution", "dave");
+      copy(join("test", "submissions", "stack-whitespace"), "carol");
+      copy("starter", "alice");
+      const main = join(ROOT, "test", "submissions", "hardlink-classmate", "src", "main.ts");
+      expect(readFileSync(main, "utf8")).toContain("Tries (a folder of a --batch)");
+      rmSync(join(dir, "alice", "src", "range-assignor.ts"));
+      linkSync(
+        join(dir, "bob", "src", "range-assignor.ts"),
+        join(dir, "alice", "src", "range-assignor.ts"),
+      );
+      execFileSync("chmod", ["-R", "a+rX", work]);
+      const out = join(work, "out");
+      const run = spawnSync(
+        process.execPath,
+        [
+          join(ROOT, "grader", "launch.mjs"),
+          "--batch",
+          dir,
+          "--report-dir",
+          out,
+          ...[ONE, caseId("02")].flatMap((id) => ["--only", id]),
+        ],
+        { cwd: ROOT, env: userEnv({ TMPDIR: BUILD_TMP }), encoding: "utf8", timeout: 240_000 },
+      );
+      expect(run.status, run.stderr).toBe(0);
+      const rows = new Map(
+        readFileSync(join(out, "gradebook.csv"), "utf8")
+          .trim()
+          .split("\n")
+          .slice(1)
+          .map((line) => {
+            const [name, score, max] = line.split(",");
+            return [name ?? "", `${score ?? ""}/${max ?? ""}`] as const;
+          }),
+      );
+      expect(Object.fromEntries(rows)).toEqual({
+        alice: "0/3",
+        bob: "3/3",
+        carol: "0/3",
+        dave: "3/3",
+      });
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+  }, 300_000);
 
   it("nothing is left running, and every grading removed what it built", async () => {
     expect(leftoversBefore).toEqual([]);

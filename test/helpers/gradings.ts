@@ -130,6 +130,12 @@ export interface GradingSpec {
   graderHeapMiB?: number;
   /** The grader is killed after this long (ms): the test's bound, not a verdict. */
   killAfterMs?: number;
+  /**
+   * The signal sent at that bound (default SIGKILL). SIGTERM lets the grader remove what it built
+   * and stop its programs, so that a bound reached leaves nothing behind for the tests after it;
+   * SIGKILL follows a minute later if it is still running.
+   */
+  killSignal?: NodeJS.Signals;
 }
 
 /** One case of a results file. */
@@ -214,14 +220,18 @@ export function startGrading(spec: GradingSpec, place: GradingPlace): Running {
   }
   let finished = false;
   let killed = false;
+  let lastResort: NodeJS.Timeout | undefined;
   const bound = setTimeout(() => {
     killed = true;
-    child.kill("SIGKILL");
+    child.kill(spec.killSignal ?? "SIGKILL");
+    if (spec.killSignal !== undefined && spec.killSignal !== "SIGKILL")
+      lastResort = setTimeout(() => child.kill("SIGKILL"), 60_000);
   }, spec.killAfterMs ?? 240_000);
   const done = new Promise<Graded>((resolve) => {
     child.on("close", (code) => {
       finished = true;
       clearTimeout(bound);
+      clearTimeout(lastResort);
       const json = readIfThere(files.json);
       let results: ResultsJson | undefined;
       try {
