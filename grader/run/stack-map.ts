@@ -58,6 +58,19 @@ export function stackMapper(input: StackMapInput): (text: string) => string {
     return `${entry.originalSource}:${entry.originalLine + 1}:${entry.originalColumn + 1}`;
   };
 
+  // Where each line's code starts, found once per line: a frame may name a line thousands of
+  // times, and the line (the program's own text) may be long.
+  const starts = new Map<number, number>();
+  const codeStart = (line: number): number => {
+    let start = starts.get(line);
+    if (start === undefined) {
+      const code = lines[line - 1] ?? "";
+      start = code.length - code.trimStart().length + 1;
+      starts.set(line, start);
+    }
+    return start;
+  };
+
   return (text) =>
     text.replace(pattern, (_match, lineText?: string, columnText?: string) => {
       if (lineText === undefined) return BUNDLE_NAME;
@@ -66,9 +79,7 @@ export function stackMapper(input: StackMapInput): (text: string) => string {
         return origin(line, Number(columnText)) ?? `${BUNDLE_NAME}:${line}:${columnText}`;
       }
       // A line alone: map where that line's code starts.
-      const code = lines[line - 1] ?? "";
-      const start = code.length - code.trimStart().length + 1;
-      const mapped = origin(line, start);
+      const mapped = origin(line, codeStart(line));
       return mapped === undefined ? `${BUNDLE_NAME}:${line}` : mapped.replace(LOCATION_COLUMN, "");
     });
 }
