@@ -30,6 +30,7 @@ import {
   sandboxWarnings,
 } from "./run/sandbox.ts";
 import { printable } from "./printable.ts";
+import { protectFolders } from "./run/stage.ts";
 
 /**
  * The CPUs this process may use, so that cases run as many at once as there are CPUs for them:
@@ -221,6 +222,8 @@ export async function prepareGrading(command: GradeCommand): Promise<GradingCont
     const problem = nodeUnreachable(sandboxFeatures().mode);
     if (problem !== undefined) throw new SetupError(problem);
   }
+  // A submission may hold no other name (hard link) for a private case's file either.
+  protectFolders(command.fixtures);
   const limits = {
     timeoutMs: command.timeoutMs,
     memoryMiB: MEMORY_MIB,

@@ -5,8 +5,11 @@
  * tools see the copy only (bound into their sandbox at /dev/shm/src, see build.ts).
  *
  * The copy is the grader's own code, lstat-based, and never follows a link: a symbolic link, a
- * file with more than one hard link (it could be another name for an answer file), a FIFO (it
- * would block a reader), a socket or a device is refused with the file's name. Sizes are capped
+ * hard link to a file of the kit's or of a private-case folder (another name for an answer:
+ * protectFolders), a FIFO (it would block a reader), a socket or a device is refused with the
+ * file's name. A hard link to anything else (a classmate's file, as one archive unpacked beside
+ * another can make) is copied like any file: it cannot be refused without failing the classmate
+ * too. Sizes are capped
  * so that a submission cannot fill the disk or stall the grader. The submission folder's own path
  * is the instructor's choice (it may be a link); src/ must be a real folder in it; and in a
  * batch, every folder from the batch folder down to src/ must be real too, so that a student's
@@ -22,6 +25,7 @@ import {
   mkdtempSync,
   openSync,
   opendirSync,
+  readdirSync,
   readSync,
   realpathSync,
   rmSync,
@@ -30,6 +34,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { isAbsolute, join, relative, sep } from "node:path";
+import { KIT_ROOT } from "../kit.ts";
 
 /** How much of a submission is copied at most. */
 export interface StageLimits {
@@ -79,6 +84,58 @@ const MAX_PROBLEMS = 20;
 
 const ONLY_REGULAR = "a submission's src/ may hold regular files only";
 
+/** Folders whose files no submission may hold another name (hard link) of, besides the kit's. */
+const protectedFolders: string[] = [];
+/** `dev:ino` of every file under the kit (but node_modules) and protectedFolders, made once. */
+let protectedInodes: Set<string> | undefined;
+/** Files walked at most when listing protected inodes: a kit holds a few thousand. */
+const MAX_PROTECTED_FILES = 200_000;
+
+/**
+ * Adds folders whose files a submission may not hold a hard link to, besides the kit's own (its
+ * answers, reference, tests and grader): the --fixtures folders of a grading.
+ *
+ * @param dirs folders, absolute
+ */
+export function protectFolders(dirs: readonly string[]): void {
+  protectedFolders.push(...dirs);
+  protectedInodes = undefined;
+}
+
+/** Every regular file's `dev:ino` under `dirs`, links not followed, bounded by a count. */
+function inodesUnder(dirs: readonly string[], skip: ReadonlySet<string>): Set<string> {
+  const found = new Set<string>();
+  const pending = [...dirs];
+  let visited = 0;
+  while (pending.length > 0 && visited < MAX_PROTECTED_FILES) {
+    const dir = pending.pop() as string;
+    let entries: string[];
+    try {
+      entries = readdirSync(dir);
+    } catch {
+      continue;
+    }
+    for (const name of entries) {
+      const path = join(dir, name);
+      if (skip.has(path)) continue;
+      const s = lstatSync(path, { throwIfNoEntry: false });
+      visited++;
+      if (s?.isDirectory()) pending.push(path);
+      else if (s?.isFile()) found.add(`${s.dev}:${s.ino}`);
+    }
+  }
+  return found;
+}
+
+/** True when `s` is a file of the kit's or of a protected folder (protectFolders). */
+function isProtectedFile(s: Stats): boolean {
+  protectedInodes ??= inodesUnder(
+    [KIT_ROOT, ...protectedFolders],
+    new Set([join(KIT_ROOT, "node_modules")]),
+  );
+  return protectedInodes.has(`${s.dev}:${s.ino}`);
+}
+
 /** What a non-regular, non-folder entry is, for the error line. */
 function kindOf(s: Stats): string {
   if (s.isSymbolicLink()) return "a symbolic link";
@@ -109,7 +166,8 @@ function readStaged(path: string, rel: string, seen: Stats, maxBytes: number): B
     if (!s.isFile() || s.ino !== seen.ino || s.dev !== seen.dev) {
       return `${rel} changed while it was copied: ${ONLY_REGULAR}`;
     }
-    if (s.nlink > 1) return `${rel} has ${s.nlink} hard links: ${ONLY_REGULAR}, each with one link`;
+    if (s.nlink > 1 && isProtectedFile(s))
+      return `${rel} is a hard link to a file of the kit's or of the private cases: ${ONLY_REGULAR}, none another name for one of those`;
     if (s.size > maxBytes) return tooBig(rel, s.size, maxBytes);
     const buffer = Buffer.alloc(maxBytes + 1);
     let length = 0;

@@ -28,7 +28,12 @@ import { OUTSIDE, runTool, scrubPaths } from "../../grader/run/confined-tool.ts"
 import { mayCallImportOrRequire } from "../../grader/run/literal-imports.ts";
 import { sandboxFeatures } from "../../grader/run/sandbox.ts";
 import { stackMapper } from "../../grader/run/stack-map.ts";
-import { STAGE_LIMITS, StageError, stageSubmission } from "../../grader/run/stage.ts";
+import {
+  protectFolders,
+  STAGE_LIMITS,
+  StageError,
+  stageSubmission,
+} from "../../grader/run/stage.ts";
 import { typeCheck } from "../../grader/run/typecheck.ts";
 import { CASES_DIR, ROOT } from "../helpers/program.ts";
 
@@ -315,20 +320,36 @@ describe("staging copies regular files only", () => {
     await expectRefused(linked, "src is a symbolic link: it must be a folder");
   });
 
-  it("a hard link (to a golden answer where the file system allows it)", async () => {
+  it("a hard link to a golden answer, or to a file of a private-case folder, is refused", async () => {
     const dir = copyOf("link-in-src");
     const target = join(dir, "src", "answers.json");
     try {
       linkSync(answer, target);
     } catch {
-      // Another file system (EXDEV): a second name for a file outside src/ is refused the same way.
-      writeFileSync(join(dir, "other.json"), "{}");
-      linkSync(join(dir, "other.json"), target);
+      // Another file system than the kit's (EXDEV): a private-case folder beside the copy instead.
+      const privateCases = mkdtempSync(join(TMP, "private-cases-"));
+      writeFileSync(join(privateCases, "expected.json"), "{}");
+      protectFolders([privateCases]);
+      linkSync(join(privateCases, "expected.json"), target);
     }
     await expectRefused(
       dir,
-      /^src\/answers\.json has 2 hard links: a submission's src\/ may hold regular files only/,
+      /^src\/answers\.json is a hard link to a file of the kit's or of the private cases: a submission's src\/ may hold regular files only/,
     );
+  });
+
+  it("a hard link to anything else (a classmate's file) is copied like any file", async () => {
+    const classmate = copyOf("link-in-src");
+    const dir = copyOf("link-in-src");
+    const ours = join(dir, "src", "shared.ts");
+    writeFileSync(join(classmate, "src", "shared.ts"), "export const shared = 1;\n");
+    linkSync(join(classmate, "src", "shared.ts"), ours);
+    const build = await buildSubmission(dir);
+    try {
+      expect(build.errors.filter((e) => e.includes("hard link"))).toEqual([]);
+    } finally {
+      cleanup(build);
+    }
   });
 
   it("a FIFO (the grader never blocks on it)", async () => {
