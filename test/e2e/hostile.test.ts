@@ -225,10 +225,6 @@ const VERDICTS: readonly (readonly [GradingSpec, string, string])[] = [
   // Names that no report format may carry raw: XML's forbidden characters, HTML, Markdown, CSV
   // formulas, GitHub workflow commands (its own test below checks the JUnit report).
   [hostile("report-injection", [ONE]), "fail", "wrong-output"],
-  // About 2% of a CPU until its CPU limit or the wall-clock cap (50 x the limit): a case that lasts
-  // 25 to 50 times its CPU limit, a clock a student reads from outside (see its comment). Costs
-  // some 40 s of this suite with a 1 s limit.
-  [hostile("low-duty", [ONE], ONE_SECOND), "timeout", "timeout"],
   // Writes outside its run's private folders (its own test below reads what it could write).
   [hostile("write-outside", [ONE], ["--cmd", "sh write-outside.sh"]), "error", "crash"],
   // Up to 600 processes, of which a run may have 256 (its own test below reads how many).

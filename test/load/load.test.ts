@@ -69,6 +69,19 @@ const COMPARED: readonly GradingSpec[] = [
   { label: "buffer-hog", submission: submission("offheap-memory"), ids: FIVE },
 ];
 
+/**
+ * About 2% of a CPU until its CPU limit or the wall-clock cap (50 x the limit): a case lasts 25 to
+ * 50 times its CPU limit (docs/sandbox.md: how long a grading takes). Here because it costs some
+ * 50 s of wall time with a 1 s limit; graded idle only, since a loaded machine gives its busy
+ * moments less CPU and the idle stop may come first (a time-out all the same, said otherwise).
+ */
+const LOW_DUTY: GradingSpec = {
+  label: "low-duty",
+  submission: submission("low-duty"),
+  ids: [caseId("01")],
+  extra: ONE_SECOND,
+};
+
 const idle = new Map<string, Graded>();
 const loaded = new Map<string, Graded>();
 let beside: Graded | undefined;
@@ -94,7 +107,7 @@ const verdicts = (g: Graded | undefined) =>
 
 describe("verdicts do not depend on the load", () => {
   beforeAll(async () => {
-    for (const spec of COMPARED) idle.set(spec.label, await startGrading(spec).done);
+    for (const spec of [...COMPARED, LOW_DUTY]) idle.set(spec.label, await startGrading(spec).done);
     try {
       // Twelve busy loops on a 2-core machine: each program gets a fraction of a core.
       burn(12);
@@ -149,6 +162,11 @@ describe("verdicts do not depend on the load", () => {
       expect(sandboxMode(g.stderr), `${g.label}: ${g.stderr}`).toBe(mode);
       expect(g.results, `${g.label}: ${g.stderr}`).toBeDefined();
     }
+  });
+
+  it("a program at 2% of a CPU is stopped by the wall clock: a time-out", () => {
+    const g = idle.get(LOW_DUTY.label);
+    expect(verdicts(g), g?.stderr).toEqual([[caseId("01"), "timeout", "timeout"]]);
   });
 
   it("the reference passes idle and loaded, and so does the grader beside", () => {
