@@ -22,7 +22,9 @@ const peers: Socket[] = [];
 function finish(why: string): void {
   if (finished) return;
   finished = true;
-  const mib = Math.round(held / (1024 * 1024));
+  // What the kernel holds: what the writes handed it, less what the other ends read out of it.
+  const read = peers.reduce((total, peer) => total + peer.bytesRead, 0);
+  const mib = Math.round(Math.max(0, held - read) / (1024 * 1024));
   process.stderr.write(`held ${mib} MiB in socket buffers over ${connections} connections (${why})\n`);
   process.exit(2);
 }
@@ -39,7 +41,9 @@ function fill(socket: Socket, next: () => void): void {
     if (held >= TARGET) return finish("target reached");
     clearTimeout(timer);
     timer = setTimeout(next, 1);
-    socket.write(CHUNK, () => {
+    socket.write(CHUNK, (error) => {
+      // A write that failed (the connection reset) holds nothing.
+      if (error) return;
       held += CHUNK.length;
       write();
     });
