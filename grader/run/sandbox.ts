@@ -74,7 +74,7 @@ export interface SandboxFeatures {
  * @param release os.release(), e.g. `6.1.0-18-amd64`
  */
 export function countsProcessesPerNamespace(release: string = osRelease()): boolean {
-  const [major = 0, minor = 0] = release.split(/[.-]/).map(Number);
+  const [major = 0, minor = 0] = release.split(".").map((part) => Number.parseInt(part, 10));
   return major > 5 || (major === 5 && minor >= 14);
 }
 
@@ -662,11 +662,13 @@ export function commandFolderClosed(mode: IsolationMode, dir: string): string | 
  * machine is visible unless listed here), mounted under `root` (a folder of the grader's own)
  * before the run switches to it with pivot_root:
  *
- * 1. a small tmpfs as the root; SYSTEM_FOLDERS read-only; private /tmp, /var/tmp and /dev/shm;
- *    /dev as a small tmpfs (its device files are created between the two tables);
- * 2. the device files (DEVICES), the Node binary's folder when it is not in a system folder, the
- *    run's binds, its copy's folder (a tmpfs of its own), the --cmd folder read-only at its own
- *    path, and a /proc of the run's own PID namespace that shows only its own processes.
+ * 1. a small tmpfs as the root (read-only once built, /dev a folder of it); SYSTEM_FOLDERS
+ *    read-only; private /tmp, /var/tmp and /dev/shm;
+ * 2. the device files (DEVICES, bound onto files the wrapper makes in /dev between the two
+ *    tables), the Node binary's folder when it is not in a system folder, the run's binds, its
+ *    copy's folder (a tmpfs of its own, read-only once the copy is in), the --cmd folder
+ *    read-only at its own path, and a /proc of the run's own PID namespace that shows only its
+ *    own processes.
  *
  * @param run the run (binds, copy, visible folder)
  * @param root where the new root is mounted, outside the run's view

@@ -15,6 +15,7 @@ import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import {
   commandFolderClosed,
+  countsProcessesPerNamespace,
   exposedFolders,
   fstabPath,
   nodeFolderToBind,
@@ -55,7 +56,7 @@ describe("rootTables", () => {
       ...system.map((d) => `bind ${d} -> ${R}${d}`),
       `tmpfs ${R}/tmp`,
       `tmpfs ${R}/var/tmp`,
-      `tmpfs ${R}/dev`,
+      // /dev is a folder of the root, read-only once the device files are bound onto it.
       `tmpfs ${R}/dev/shm`,
     ]);
     expect(lines(second)).toEqual([
@@ -108,6 +109,18 @@ describe("rootTables", () => {
     expect(fstabPath("/a b\tc\nd\\e")).toBe("/a\\040b\\011c\\012d\\134e");
     const [first] = rootTables({ binds: [] }, "/x y", undefined);
     expect(first.split("\n")[0]).toBe("kit /x\\040y tmpfs rw,nosuid,nodev,size=1m,mode=755 0 0");
+  });
+});
+
+describe("countsProcessesPerNamespace", () => {
+  it("from Linux 5.14 on, as the release says it", () => {
+    expect(countsProcessesPerNamespace("6.1.0-18-amd64")).toBe(true);
+    expect(countsProcessesPerNamespace("5.14.0-362.el9.x86_64")).toBe(true);
+    expect(countsProcessesPerNamespace("5.15.0-91-generic")).toBe(true);
+    expect(countsProcessesPerNamespace("5.13.19")).toBe(false);
+    expect(countsProcessesPerNamespace("5.10.0-28-amd64")).toBe(false);
+    expect(countsProcessesPerNamespace("4.19.0")).toBe(false);
+    expect(countsProcessesPerNamespace("not a release")).toBe(false);
   });
 });
 
