@@ -1,7 +1,7 @@
 /**
  * The limits every program runs under, when graded and when the kit's own tools run it (the live
- * diagnosis, random cases, new-case). A leaf module that imports nothing: the tools that need
- * these numbers used to import them from context.ts, which imports those tools in turn.
+ * diagnosis, random cases, new-case). A leaf module that imports nothing, so those tools and
+ * context.ts, which imports them, can share these numbers without an import circle.
  */
 
 /**

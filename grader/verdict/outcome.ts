@@ -76,7 +76,7 @@ export function decodeFieldsChecked(actual: DecodeOutput, expected: DecodeOutput
 /**
  * The answer a generated case checks (--random, new-case): the reference's output, less the
  * members' `rackId` in a decode case without racks, since decodeFieldsChecked checks `rackId`
- * only where expected.json lists it, and kit 1.1's decode cases did not ask for it.
+ * only where expected.json lists it, and the decode cases of the stages before racks do not.
  *
  * @param hasRacks whether the case belongs to the rack stage (some member has a rack)
  * @returns the output to write as expected.json's `output` (a new object where one is dropped)

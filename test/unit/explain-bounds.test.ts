@@ -1,5 +1,5 @@
-// Explaining a failure costs work bounded by the case's input, never by the program's output
-// (issue 13): the assignment grid, the line diff and the hex dump are called in-process with
+// Explaining a failure costs work bounded by the case's input, never by the program's output:
+// the assignment grid, the line diff and the hex dump are called in-process with
 // outputs a hostile or broken program could print, and the size of what they return is checked
 // against constants. Ordinary failures are checked line for line against hand-written lines and
 // the recorded reports, so the bounds change nothing a student normally sees.
@@ -88,7 +88,7 @@ const LESSON_ANSWER = output([
 ]);
 
 describe("the assignment grid on ordinary failures (unchanged)", () => {
-  it("draws a small grid exactly as before", () => {
+  it("draws a small grid exactly as the recorded reports show it", () => {
     const actual = output([
       ["consumer-a", [["orders", [0, 1]]]],
       ["consumer-b", [["orders", [2, 3, 4]]]],
@@ -411,7 +411,7 @@ describe("the line diff", () => {
     c: { version: 0, topics: [], userData: "" },
   };
 
-  it("an ordinary difference, as before", () => {
+  it("an ordinary difference, line for line", () => {
     const got: DecodeOutput = { ...want, b: { version: 3, topics: ["orders"], userData: "ff" } };
     expect(lineDiff(outputLines("decode", want), outputLines("decode", got))).toEqual([
       { sign: " ", text: '"a": version 1, topics ["orders"], userData null' },
@@ -434,7 +434,7 @@ describe("the line diff", () => {
       field: "rackId length",
       label: 'rackId: expected "az1", your program read ""',
     });
-    // A case without rackId: the verdict's actual output has none either, and the line is as before.
+    // A case without rackId: the verdict's actual output has none either, and the line shows none.
     expect(outputLines("decode", { a: { version: 3, topics: ["t"], userData: null } })).toEqual([
       '"a": version 3, topics ["t"], userData null',
     ]);

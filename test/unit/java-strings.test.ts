@@ -31,7 +31,7 @@ const codeUnits = (text: string) =>
 describe("topic names decoded as Java decodes them", () => {
   it("holds the table Java wrote: 4,000 byte strings, the hand-picked ones first", () => {
     expect(lines).toHaveLength(4000);
-    // Issue 15's names: one U+FFFD per encoded surrogate, where TextDecoder gives three each.
+    // Encoded surrogates in names: one U+FFFD per encoded surrogate, where TextDecoder gives three each.
     expect(lines.find((l) => l.hex === "61756469742deda080")?.units.at(-1)).toBe(0xfffd);
     expect(lines.find((l) => l.hex === "eda080")?.units).toEqual([0xfffd]);
     expect(new TextDecoder().decode(Buffer.from("eda080", "hex"))).toBe("\uFFFD\uFFFD\uFFFD");
@@ -47,7 +47,7 @@ describe("topic names decoded as Java decodes them", () => {
     expect(wrong.map((l) => l.hex)).toEqual([]);
   });
 
-  it("issue 15's bytes: topics audit-\\uFFFD and clicks-\\uFFFD\\uFFFD", () => {
+  it("a subscription with encoded surrogates in two names: topics audit-\\uFFFD and clicks-\\uFFFD\\uFFFD", () => {
     const bytes = Buffer.from(
       "000000000002000961756469742deda080000d636c69636b732deda0bdedb880ffffffff",
       "hex",

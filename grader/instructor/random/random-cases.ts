@@ -19,7 +19,7 @@
  * About one case in five runs in decode mode.
  *
  * About 3 cases in 10 also carry racks (drawRacks, from a second generator seeded with `S:i:racks`,
- * so a case without racks is the case kit 1.1 drew): members at version 3 with a rack id, and
+ * so drawing racks changes nothing else of a seed's case): members at version 3 with a rack id, and
  * `partitionRacks`. Those are extension cases of the rack stage.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -114,7 +114,7 @@ interface DrawnMember {
   userData: Buffer | null;
 }
 
-/** The members and topics drawn for a case, in kit 1.1's order of draws. */
+/** The members and topics drawn for a case; the order of draws fixes what a seed gives. */
 function drawGroup(rng: Rng): {
   mode: Mode;
   topics: Record<string, number>;
@@ -166,8 +166,8 @@ const REPLICA_RACKS = ["use1-az1", "use1-az2", "use1-az3", "", null] as const;
 const FOREIGN_RACKS = ["euw1-az1", "euw1-az2"] as const;
 
 /**
- * The rack part of a case, drawn from its own generator so that a case without racks is the same
- * case kit 1.1 drew for that seed and index.
+ * The rack part of a case, drawn from its own generator so that the rest of the case (members,
+ * topics, bytes) depends on the seed and index alone, with racks or without.
  *
  * @returns null for a case without racks (about 7 in 10); otherwise each member's rack (undefined:
  *   the member stays at version 0, with no rack field) and the topics' replica racks
@@ -213,7 +213,7 @@ function drawRacks(
 export interface GeneratedInput {
   mode: Mode;
   input: ProgramInput;
-  /** null: no racks (a kit 1.1 case); otherwise whether some topic may need rack matching */
+  /** null: no racks; otherwise whether some topic may need rack matching */
   racks: { mayMatch: boolean } | null;
 }
 
