@@ -56,6 +56,8 @@ const NOT_FOR_STUDENTS = [
   "typescript-eslint",
   "prettier",
   "playwright-core",
+  "@sparticuz/chromium",
+  "xmllint-wasm",
   "fast-check",
   "fast-xml-parser",
   "@actions/core",
