@@ -1,6 +1,7 @@
 // The default JUnit report (--format junit) against the two schemas its readers' files are held to,
-// validated by libxml2's xmllint compiled to WebAssembly (xmllint-wasm, in process): Apache Ant's JUnit XSD (windyroad/JUnit-Schema's JUnit.xsd, the shape GitLab documents)
-// and the Jenkins xunit plugin's junit-10.xsd, kept in test/junit-xsd/. Results are built in
+// validated by libxml2's xmllint compiled to WebAssembly (xmllint-wasm, in process): Apache
+// Ant's JUnit XSD (windyroad/JUnit-Schema's JUnit.xsd, the shape GitLab documents) and the Jenkins
+// xunit plugin's junit-10.xsd, kept in test/junit-xsd/. Results are built in
 // process from constructed runs (helpers/results.ts) for every kind of report: passing, failing,
 // erroring (crash, stub, time-out, build error), skipped, private, and names and text that need
 // escaping. --format junit-files, which adds `file` (allowed by neither XSD), is checked to be
