@@ -40,7 +40,7 @@ export const CHROMIUM_ARGS: readonly string[] = [
 /** A running browser and the way to stop it (which also removes its unpacked files). */
 export interface KitChromium {
   readonly browser: Browser;
-  /** Chromium's version, as `chromium --version` prints it (e.g. "Chromium 141.0.7390.0"). */
+  /** Chromium's version, as `chromium --version` prints it (e.g. "Chromium 147.0.7727.0"). */
   readonly version: string;
   close(): Promise<void>;
 }
