@@ -255,6 +255,7 @@ interface PackageJson {
   scripts?: Record<string, string>;
   dependencies?: Record<string, string>;
   devDependencies?: Record<string, string>;
+  allowScripts?: Record<string, boolean>;
 }
 
 /** The handout's package.json: the kit's version, and only the packages grading needs. */
@@ -284,6 +285,9 @@ function handoutPackageJson(kit: PackageJson): PackageJson & Record<string, unkn
     scripts: { grade, test: grade, typecheck: "tsc -p tsconfig.json --noEmit" },
     dependencies: pick(RUNTIME_PACKAGES),
     devDependencies: pick(DEV_PACKAGES),
+    // npm 11 prints a notice for every dependency's install script that allowScripts does not
+    // cover (esbuild's checks its binary): the kit's entries, so a student is asked nothing.
+    allowScripts: { ...kit.allowScripts },
   };
 }
 

@@ -3,7 +3,7 @@
  *
  * Grades a small class with `--batch` into a temporary folder (alice: the reference; bob: the
  * reference with the `locale-order` mistake, written by writeMutant; dave: the starter), opens its
- * report.html in headless Chromium (Debian's chromium package at /usr/bin/chromium, or $CHROMIUM;
+ * report.html in headless Chromium (the npm package @sparticuz/chromium's, unpacked by chromium.ts;
  * driven by playwright-core, never a browser download) with every request off the machine refused,
  * and saves a full-page screenshot. The temporary folder is removed afterwards.
  *
@@ -11,29 +11,21 @@
  * batch grades, and commit the image. test/e2e/report-browser.test.ts checks the report itself.
  */
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { chromium } from "playwright-core";
 import { writeMutant } from "../grader/instructor/mutants/mutants.ts";
+import { launchChromium } from "./chromium.ts";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
-const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
 const MUTANT = "locale-order";
 
 const { values } = parseArgs({
   options: { out: { type: "string", default: join(ROOT, "docs", "report.png") } },
 });
 const target = resolve(process.env.INIT_CWD ?? process.cwd(), values.out);
-
-if (!existsSync(CHROMIUM)) {
-  process.stderr.write(
-    `screenshot: no Chromium at ${CHROMIUM}: install Debian's chromium package (apt-get install chromium), or set CHROMIUM to a Chromium binary\n`,
-  );
-  process.exit(2);
-}
 
 const dir = mkdtempSync(join(tmpdir(), "kit-screenshot-"));
 const mutant = writeMutant(MUTANT);
@@ -60,19 +52,9 @@ try {
   );
   if (run.status !== 0) throw new Error(`the batch did not run (exit ${String(run.status)})`);
 
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      "--no-sandbox",
-      "--disable-background-networking",
-      "--disable-gpu",
-      "--disable-component-update",
-      "--disable-sync",
-      "--no-first-run",
-    ],
-  });
+  const chromium = await launchChromium();
   try {
-    const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
+    const context = await chromium.browser.newContext({ viewport: { width: 1100, height: 900 } });
     const refused: string[] = [];
     await context.route(
       (url) => url.protocol !== "file:",
@@ -87,7 +69,7 @@ try {
     mkdirSync(dirname(target), { recursive: true });
     await page.screenshot({ path: target, fullPage: true });
   } finally {
-    await browser.close();
+    await chromium.close();
   }
   process.stderr.write(`wrote ${target}\n`);
 } finally {

@@ -38,13 +38,13 @@ import { expectValidJunit } from "../helpers/xmllint.ts";
 type Run = AllFormatsRun;
 
 /** Checks what every run shares: one suite, one testcase per case, counts, annotations' caps. */
-function expectCommonShape(run: Run): void {
+async function expectCommonShape(run: Run): Promise<void> {
   const ids = run.results.cases.map((c) => c.id);
   const failed = run.results.cases.filter((c) => c.status !== "pass" && c.status !== "skipped");
 
   const suites = parseJunit(run.junit).testsuites.testsuite;
   expect(suites).toHaveLength(1);
-  expectValidJunit(new Map([[run.results.submission, run.junit]]));
+  await expectValidJunit(new Map([[run.results.submission, run.junit]]));
   const suite = suites[0] as JunitSuite;
   expect(suite.testcase.map((t) => t.name)).toEqual(ids);
   const keys = suite.testcase.map((t) => `${t.classname}\u0000${t.name}`);
@@ -73,9 +73,9 @@ describe("the reference (solution/) in every format", () => {
     run = graded("reference");
   });
 
-  it("exits 0 and every document has the published shape", () => {
+  it("exits 0 and every document has the published shape", async () => {
     expect(run.status, run.stderr).toBe(0);
-    expectCommonShape(run);
+    await expectCommonShape(run);
   });
 
   it("junit: every testcase passed, classname says required or extension", () => {
@@ -143,9 +143,9 @@ describe("the starter in every format", () => {
     run = graded("starter");
   });
 
-  it("exits 1 and every document has the published shape", () => {
+  it("exits 1 and every document has the published shape", async () => {
     expect(run.status, run.stderr).toBe(1);
-    expectCommonShape(run);
+    await expectCommonShape(run);
   });
 
   it("junit: every case an <error> of type not-implemented, its message also in the body", () => {
@@ -209,11 +209,11 @@ describe("a failing variant in every format", () => {
       .filter((c) => c.status !== "pass" && c.required === required)
       .map((c) => c.id);
 
-  it("fails some required and some extension cases, and every document has the shape", () => {
+  it("fails some required and some extension cases, and every document has the shape", async () => {
     expect(run.status).toBe(1);
     expect(failedIds(true).length).toBeGreaterThan(0);
     expect(failedIds(false).length).toBeGreaterThan(0);
-    expectCommonShape(run);
+    await expectCommonShape(run);
   });
 
   it("junit: a <failure> exactly for each failed case, message in the attribute and the body", () => {
@@ -310,10 +310,10 @@ describe("GitHub Classroom's points (--format classroom, as the Classroom workfl
 describe("programs that do not build or crash", () => {
   const submission = (name: string) => join(ROOT, "test", "submissions", name);
 
-  it("a build error: exercism status error with the build errors, junit <error type=build-error>", () => {
+  it("a build error: exercism status error with the build errors, junit <error type=build-error>", async () => {
     const run = gradeAllFormats([submission("import-answers"), "--only", "07-idle-members"]);
     expect(run.status).toBe(1);
-    expectCommonShape(run);
+    await expectCommonShape(run);
     expect(run.exercism.status).toBe("error");
     expect(run.exercism.message).toMatch(/^Your program did not build:\n.*outside the submission/);
     const t = (parseJunit(run.junit).testsuites.testsuite[0] as JunitSuite).testcase[0];
@@ -321,9 +321,9 @@ describe("programs that do not build or crash", () => {
     expect(run.gradescope.output).toMatch(/^Your program did not build:/);
   });
 
-  it("a crash: junit <error type=crash>, exercism output is the end of standard error", () => {
+  it("a crash: junit <error type=crash>, exercism output is the end of standard error", async () => {
     const run = gradeAllFormats([submission("crash"), "--only", "07-idle-members"]);
-    expectCommonShape(run);
+    await expectCommonShape(run);
     const t = (parseJunit(run.junit).testsuites.testsuite[0] as JunitSuite).testcase[0];
     expect(t?.error?.type).toBe("crash");
     expect(run.exercism.status).toBe("fail");
@@ -372,7 +372,7 @@ describe("private cases and crafted text", () => {
     expect(run.stdout).toContain("Required:  0/0 points, 0 of 0 cases passed");
   });
 
-  it("junit: well-formed, characters XML forbids stripped, the rest escaped and read back", () => {
+  it("junit: well-formed, characters XML forbids stripped, the rest escaped and read back", async () => {
     const suite = parseJunit(run.junit).testsuites.testsuite[0] as JunitSuite;
     const t = suite.testcase[0];
     expect(t?.name).toBe(id);
@@ -381,7 +381,7 @@ describe("private cases and crafted text", () => {
     expect(body.split("\n")[0]).toBe("Bell & <tag> \"quoted\" 'single' lone surrogate, astral 😀");
     expect(body.split("\n")[1]).toBe(`wrong-output: ${run.results.cases[0]?.message}`);
     expect(run.junit.includes("\u0007")).toBe(false);
-    expectValidJunit(new Map([[id, run.junit]]));
+    await expectValidJunit(new Map([[id, run.junit]]));
   });
 
   it("gradescope: the private case is after_published and its output shows no input or answer", () => {
@@ -500,7 +500,7 @@ describe("escaping helpers", () => {
     expect(xmlAttributeData(`"it's"\n\t`)).toBe(`"it's"\\u000a\\u0009`);
   });
 
-  it("JUnit: text that looks like entities or markup reads back exactly as it was", () => {
+  it("JUnit: text that looks like entities or markup reads back exactly as it was", async () => {
     const tricky = `a &bogus; &lt; &#27; &amp; ]]> <x/> "q" 'a'\ttab`;
     const graded = judgedResult("03-per-topic-skew", rawRun({ stdout: tricky }), tricky);
     const r = { ...graded, title: tricky };
@@ -512,7 +512,7 @@ describe("escaping helpers", () => {
     const failure = suite.testcase[0]?.failure;
     expect((failure?.["#text"] ?? "").split("\n")[0]).toBe(tricky);
     expect(failure?.message).toBe(textLine(`${r.reason}: ${r.message}`).replace(/\t/g, "\\u0009"));
-    expectValidJunit(new Map([["entity-like text", xml]]));
+    await expectValidJunit(new Map([["entity-like text", xml]]));
   });
 });
 

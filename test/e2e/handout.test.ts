@@ -56,6 +56,8 @@ const NOT_FOR_STUDENTS = [
   "typescript-eslint",
   "prettier",
   "playwright-core",
+  "@sparticuz/chromium",
+  "xmllint-wasm",
   "fast-check",
   "fast-xml-parser",
   "@actions/core",
@@ -252,6 +254,7 @@ describe("npm run handout -- OUT: what the handout holds", () => {
       scripts: Record<string, string>;
       dependencies: Record<string, string>;
       devDependencies: Record<string, string>;
+      allowScripts?: Record<string, boolean>;
     };
     const kitPkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
       scripts: Record<string, string>;
@@ -280,10 +283,15 @@ describe("npm run handout -- OUT: what the handout holds", () => {
     }
     const lock = JSON.parse(readFileSync(join(out, "package-lock.json"), "utf8")) as {
       name: string;
-      packages: Record<string, { dependencies?: Record<string, string> }>;
+      packages: Record<string, { dependencies?: Record<string, string>; hasInstallScript?: true }>;
     };
     expect(lock.name).toBe(pkg.name);
     expect(lock.packages[""]?.dependencies).toEqual(pkg.dependencies);
+    // npm 11 asks a student about no install script: esbuild's, the only one, is approved.
+    expect(
+      Object.keys(lock.packages).filter((path) => lock.packages[path]?.hasInstallScript),
+    ).toEqual(["node_modules/esbuild"]);
+    expect(pkg.allowScripts).toEqual({ esbuild: true });
     for (const name of NOT_FOR_STUDENTS) {
       expect(Object.keys(lock.packages), name).not.toContain(`node_modules/${name}`);
     }

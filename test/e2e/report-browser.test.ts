@@ -1,22 +1,20 @@
 // The class report in a real browser: a batch of ten named submissions (the reference, the
 // starter, mutants, a crashing program) is graded on eight cases, and its report.html is opened in
-// headless Chromium (Debian's chromium package, driven by playwright-core; never a browser
+// headless Chromium (the npm package @sparticuz/chromium's binary with its own libraries and
+// fonts, unpacked by scripts/chromium.ts and driven by playwright-core; never a browser
 // download). Both SVG charts must render with bars of the right relative sizes, and the page
 // must ask for nothing over the network. Its screenshot goes to a temporary folder; docs/report.png,
-// which the docs show, is re-recorded by `npm run screenshot` (scripts/screenshot.ts). It needs
-// /usr/bin/chromium (.ci/run installs Debian's package) and fails, saying so, without it.
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+// which the docs show, is re-recorded by `npm run screenshot` (scripts/screenshot.ts).
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { chromium, type Browser, type Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeMutant } from "../../grader/instructor/mutants/mutants.ts";
+import { launchChromium, type KitChromium } from "../../scripts/chromium.ts";
 import { grade } from "../helpers/grader.ts";
 import { ROOT } from "../helpers/program.ts";
-
-const CHROMIUM = "/usr/bin/chromium";
-const haveChromium = existsSync(CHROMIUM);
 
 /** Cases that tell the class's mutants apart (each named on one), a decode case, an extension one. */
 const ONLY = [
@@ -47,7 +45,7 @@ const CLASS: readonly (readonly [string, string])[] = [
 describe("report.html in headless Chromium", () => {
   let dir: string;
   let out: string;
-  let browser: Browser | undefined;
+  let chromium: KitChromium | undefined;
   let page: Page;
   const offNetwork: string[] = [];
   const failed: string[] = [];
@@ -69,10 +67,6 @@ describe("report.html in headless Chromium", () => {
       if (kind === "mutant") rmSync(dirname(from), { recursive: true, force: true });
     }
     out = join(dir, "out");
-    if (!haveChromium)
-      throw new Error(
-        `no ${CHROMIUM}: install Debian's chromium package (apt-get install chromium)`,
-      );
     const run = grade([
       "--batch",
       submissions,
@@ -81,18 +75,8 @@ describe("report.html in headless Chromium", () => {
       ...ONLY.flatMap((id) => ["--only", id]),
     ]);
     if (run.status !== 0) throw new Error(`the batch failed: ${run.stderr}`);
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        "--no-sandbox",
-        "--disable-background-networking",
-        "--disable-gpu",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-      ],
-    });
-    const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
+    chromium = await launchChromium();
+    const context = await chromium.browser.newContext({ viewport: { width: 1100, height: 900 } });
     await context.route(
       (url) => url.protocol !== "file:",
       async (route) => {
@@ -109,12 +93,18 @@ describe("report.html in headless Chromium", () => {
   }, 240_000);
 
   afterAll(async () => {
-    await browser?.close();
+    await chromium?.close();
     if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
   });
 
-  it(`finds Chromium at ${CHROMIUM} (CI installs Debian's chromium package)`, () => {
-    expect(haveChromium, `no ${CHROMIUM}: apt-get install chromium`).toBe(true);
+  it("runs the Chromium that @sparticuz/chromium ships (its major version is the package's)", () => {
+    const pinned = (
+      JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
+        devDependencies: Record<string, string>;
+      }
+    ).devDependencies["@sparticuz/chromium"];
+    expect(chromium?.version).toMatch(/^Chromium \d+\.\d+\.\d+\.\d+$/);
+    expect(chromium?.version.split(" ")[1]?.split(".")[0]).toBe(pinned?.split(".")[0]);
   });
 
   it("renders both charts, with bars sized by their share", async () => {
@@ -177,7 +167,7 @@ describe("report.html in headless Chromium", () => {
     expect(failed).toEqual([]);
     expect(consoleErrors).toEqual([]);
     // Never docs/report.png: `npm run screenshot` re-records that one, on purpose.
-    const target = join(mkdtempSync(join(tmpdir(), "kit-screenshot-")), "report.png");
+    const target = join(dir, "report.png");
     const png = await page.screenshot({ path: target, fullPage: true });
     expect(png.subarray(1, 4).toString("latin1")).toBe("PNG");
     expect(png.length).toBeGreaterThan(20_000);

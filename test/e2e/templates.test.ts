@@ -88,7 +88,7 @@ describe("templates/gitlab/.gitlab-ci.yml", () => {
     expect(job.variables.SUBMISSION).toBe(".");
   });
 
-  it("its grading command, run through npm as written, writes a JUnit report GitLab can read", () => {
+  it("its grading command, run through npm as written, writes a JUnit report GitLab can read", async () => {
     const command = job.script.find((line) => line.startsWith("npm run -s grade"));
     expect(command).toBe(
       'npm run -s grade -- "$SUBMISSION" --format junit=junit.xml --format text',
@@ -100,7 +100,7 @@ describe("templates/gitlab/.gitlab-ci.yml", () => {
     expect(result.stdout).toMatch(/\nRequired: {2}(\d+)\/\1 points/);
     const xml = readFileSync(join(dir, "junit.xml"), "utf8");
     expect(XMLValidator.validate(xml)).toBe(true);
-    expectValidJunit(new Map([["the GitLab job's junit.xml", xml]]));
+    await expectValidJunit(new Map([["the GitLab job's junit.xml", xml]]));
     const doc = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "" }).parse(xml) as {
       testsuites: { testsuite: { tests: string; failures: string; errors: string } };
     };
