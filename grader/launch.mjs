@@ -2,7 +2,7 @@
 // about half a second, so it runs from one esbuild bundle in the kit's own .grader/ folder (never a
 // shared temporary folder a submission could write), rebuilt when any grader source changes and
 // written atomically (a temporary name, then rename), so two graders starting at once are safe.
-// Where the kit folder cannot be written, it falls back to compiling with tsx as before.
+// Where the kit folder cannot be written, it compiles the grader at start with tsx instead.
 import { createHash } from "node:crypto";
 import {
   closeSync,
@@ -120,7 +120,7 @@ let entry;
 try {
   entry = pathToFileURL(await compiled()).href;
 } catch {
-  // A read-only kit: compile on the fly as before.
+  // A read-only kit: compile on the fly with tsx, since no bundle can be written.
   await import("tsx/esm");
   entry = pathToFileURL(join(grader, "cli.ts")).href;
 }
