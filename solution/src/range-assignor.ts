@@ -301,7 +301,9 @@ class TopicAssignmentState {
   private readonly numAssignedByConsumer: number[];
   private readonly numPartitionsPerConsumer: number;
   private remainingConsumersWithExtraPartition: number;
-  /** Per partition: the member index it went to, or -1. */
+  /** Per member: the partitions it was given, in the order it got them. */
+  private readonly assigned: number[][];
+  /** Per partition: the member index it went to, or -1 while it is unassigned. */
   private readonly owner: number[];
   /** Every partition below it is assigned (the leftover passes read forward from here). */
   private nextUnassigned = 0;
@@ -319,6 +321,7 @@ class TopicAssignmentState {
     this.numAssignedByConsumer = new Array<number>(m).fill(0);
     this.numPartitionsPerConsumer = Math.floor(numPartitions / m);
     this.remainingConsumersWithExtraPartition = numPartitions % m;
+    this.assigned = this.consumers.map(() => []);
     this.owner = new Array<number>(numPartitions).fill(-1);
 
     const allConsumerRacks = new Set<string>();
@@ -352,6 +355,7 @@ class TopicAssignmentState {
   /** Gives partition p to member c (onAssigned, one partition at a time). */
   assign(c: number, p: number): void {
     this.owner[p] = c;
+    this.assigned[c]?.push(p);
     const numAssigned = (this.numAssignedByConsumer[c] ?? 0) + 1;
     this.numAssignedByConsumer[c] = numAssigned;
     // Reached only once per member: its share then leaves it no room.
@@ -411,18 +415,11 @@ class TopicAssignmentState {
 
   /** Adds this topic's partitions to `assignment`, ascending per member. */
   writeTo(assignment: Assignment): void {
-    // Member index to its partitions: only the members that got some (often few of them).
-    const owned = new Map<number, number[]>();
-    this.owner.forEach((c, p) => {
-      if (c === -1) return;
-      const partitions = owned.get(c);
-      if (partitions === undefined) owned.set(c, [p]);
-      else partitions.push(p);
+    this.consumers.forEach((member, c) => {
+      // The leftover pass may give a member partitions below those its rack gave it.
+      const partitions = [...(this.assigned[c] ?? [])].sort((a, b) => a - b);
+      if (partitions.length > 0) assignment.get(member.memberId)?.set(this.topic, partitions);
     });
-    for (const [c, partitions] of owned) {
-      const member = this.consumers[c];
-      if (member !== undefined) assignment.get(member.memberId)?.set(this.topic, partitions);
-    }
   }
 }
 
