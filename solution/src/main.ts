@@ -287,8 +287,9 @@ function isProgram(): boolean {
 if (isProgram()) {
   const { exitCode, stdout, stderr } = run(process.argv.slice(2), () => readFileSync(0, "utf8"));
   // process.stdout, not fs.writeSync: once anything has used process.stdout (a console.log while
-  // debugging), a pipe is non-blocking and a plain write to it can fail with EAGAIN while the reader
-  // is slow; the stream waits instead. exitCode, not process.exit(), so it finishes first.
+  // debugging), a pipe is non-blocking, and while the reader is slow a plain write takes only what
+  // fits (the next one fails with EAGAIN); the stream waits instead. exitCode, not process.exit(),
+  // so that everything is written before the process ends.
   process.stdout.write(stdout);
   process.stderr.write(stderr);
   process.exitCode = exitCode;
