@@ -5,13 +5,18 @@
  *
  * Reads one JSON document (FILE, or standard input): the topics the leader knows (name to
  * partition count), optionally the racks of each partition's replicas, and every member's id,
- * optional group instance id and subscription bytes as hex. Decodes each subscription with decodeSubscription, runs assignRange, and prints member id
- * to topic to partitions as one JSON object. With --decode it prints each decoded subscription
- * instead. Exit codes: 0 success; 1 a subscription is not valid (first line of standard error:
+ * optional group instance id and subscription bytes as hex. Decodes each subscription with
+ * decodeSubscription, runs assignRange, and prints member id to topic to partitions as one JSON
+ * object. With --decode it prints each decoded subscription instead. Exit codes: 0 success; 1 a
+ * subscription is not valid (first line of standard error:
  * `error: member "<id>": <field> <problem> at offset <n>`); 2 the input is not the documented JSON;
  * 3 a function is still a stub; 70 any other exception (a bug), with its stack.
+ *
+ * `run` is the program as a function (arguments and input in, exit code and output text out);
+ * the file runs it only when it is the program Node started, so importing it runs nothing.
  */
-import { readFileSync, writeSync } from "node:fs";
+import { readFileSync, realpathSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { SubscriptionDecodeError } from "./decode-error.ts";
 import validateInput from "./input-validator.js";
@@ -54,12 +59,31 @@ interface CheckedInput {
 /** Input that is not the documented JSON: exit 2 with this message. */
 class InputError extends Error {}
 
-function main(argv: string[]): number {
+/** What one run of the program produced: its exit code and the text of its two outputs. */
+export interface RunResult {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * The whole program, without touching the process: parses `argv` (the arguments after the script),
+ * reads the input (FILE, or `stdin`), decodes, assigns and returns what to print and the exit code.
+ * The program itself (the end of this file) prints the result; a harness that runs many cases in
+ * one process calls this instead.
+ *
+ * @param argv `[--decode] [FILE]`
+ * @param stdin standard input's text, or a function that reads it (called only when there is no
+ *   FILE, so a FILE run never waits on standard input)
+ * @returns the exit code (see EXIT) and the text for standard output and standard error
+ * @throws nothing: every error becomes an exit code and a message (70 with its stack for a bug)
+ */
+export function run(argv: readonly string[], stdin: string | (() => string)): RunResult {
   let decodeOnly: boolean;
   let file: string | undefined;
   try {
     const { values, positionals } = parseArgs({
-      args: argv,
+      args: [...argv],
       options: { decode: { type: "boolean", default: false } },
       allowPositionals: true,
     });
@@ -67,76 +91,44 @@ function main(argv: string[]): number {
     decodeOnly = values.decode === true;
     file = positionals[0];
   } catch (error) {
-    process.stderr.write(`error: ${(error as Error).message}\n${USAGE}\n`);
-    return EXIT.badInput;
+    return failure(EXIT.badInput, `error: ${(error as Error).message}\n${USAGE}\n`);
   }
 
   try {
-    const input = readInput(file);
+    const input = readInput(file, stdin);
     const decoded = new Map<string, Subscription>();
     for (const member of input.members) {
       decoded.set(member.memberId, decodeMember(member.memberId, member.bytes));
     }
     const output = decodeOnly ? decodedJson(decoded) : assignmentJson(input, decoded);
-    writeAll(1, `${JSON.stringify(output)}\n`);
-    return EXIT.ok;
+    return { exitCode: EXIT.ok, stdout: `${JSON.stringify(output)}\n`, stderr: "" };
   } catch (error) {
     if (error instanceof SubscriptionDecodeError) {
-      process.stderr.write(`error: ${error.message}\n`);
-      return EXIT.badSubscription;
+      return failure(EXIT.badSubscription, `error: ${error.message}\n`);
     }
-    if (error instanceof InputError) {
-      process.stderr.write(`error: ${error.message}\n`);
-      return EXIT.badInput;
-    }
+    if (error instanceof InputError) return failure(EXIT.badInput, `error: ${error.message}\n`);
     if (error instanceof NotImplementedError) {
-      process.stderr.write(`${error.message}\n`);
-      return EXIT.notImplemented;
+      return failure(EXIT.notImplemented, `${error.message}\n`);
     }
-    process.stderr.write(
-      `internal error (a bug, not bad input):\n${String(
-        error instanceof Error ? error.stack : error,
-      )}\n`,
-    );
-    return EXIT.bug;
+    const stack = String(error instanceof Error ? error.stack : error);
+    return failure(EXIT.bug, `internal error (a bug, not bad input):\n${stack}\n`);
   }
 }
 
-/** Wakes no one: Atomics.wait on it is a plain sleep (the main thread may block on it in Node). */
-const pause = new Int32Array(new SharedArrayBuffer(4));
-
-/**
- * Writes all of `text` (UTF-8) to file descriptor `fd`, synchronously. Used for standard output
- * instead of process.stdout, which on a pipe loads Node's stream and net modules: about 5 ms of
- * every start, and the grader starts the program once per case. A write may take part of the
- * bytes (the rest is written next) or none while a non-blocking pipe is full (EAGAIN: wait 1 ms
- * and try again). EPIPE means the reader is gone, so the rest is dropped without a word.
- *
- * @throws the write's error for any other failure (EBADF, EIO, ...)
- */
-function writeAll(fd: number, text: string): void {
-  const bytes = Buffer.from(text, "utf8");
-  let written = 0;
-  while (written < bytes.length) {
-    try {
-      written += writeSync(fd, bytes, written);
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === "EPIPE") return;
-      if (code !== "EAGAIN") throw error;
-      Atomics.wait(pause, 0, 0, 1);
-    }
-  }
+/** A run that printed nothing on standard output. */
+function failure(exitCode: number, stderr: string): RunResult {
+  return { exitCode, stdout: "", stderr };
 }
 
 /**
- * Reads, parses and validates the input, and reads each member's metadata into bytes; throws
- * InputError with what is wrong.
+ * Reads (FILE, or standard input), parses and validates the input, and reads each member's
+ * metadata into bytes; throws InputError with what is wrong.
  */
-function readInput(file: string | undefined): CheckedInput {
+function readInput(file: string | undefined, stdin: string | (() => string)): CheckedInput {
   let text: string;
   try {
-    text = readFileSync(file ?? 0, "utf8");
+    if (file !== undefined) text = readFileSync(file, "utf8");
+    else text = typeof stdin === "string" ? stdin : stdin();
   } catch (error) {
     throw new InputError(`cannot read ${file ?? "standard input"}: ${(error as Error).message}`);
   }
@@ -181,8 +173,7 @@ function readInput(file: string | undefined): CheckedInput {
       }
       instanceIds.add(instanceId);
     }
-    const bytes = hexToBytes(member.metadata);
-    if (bytes === null) throw new InputError(`/members/${i}/metadata: odd number of hex digits`);
+    const bytes = hexToBytes(member.metadata, `/members/${i}/metadata`);
     return { memberId: member.memberId, groupInstanceId: instanceId, bytes };
   });
   return { topics: input.topics, partitionRacks: input.partitionRacks, members };
@@ -194,24 +185,29 @@ function jsonPointerToken(key: string): string {
 }
 
 /**
- * A member's metadata (hex digits and white space, as the schema checked) as bytes, or null when
- * it has an odd number of hex digits. The bytes are a view that starts at byte offset 8 of a
- * larger buffer whose other bytes are 0xAA, so a decoder that ignores `byteOffset` reads the
- * wrong bytes on every run, not only by bad luck.
+ * A member's metadata as bytes: hex digits, two per byte, white space anywhere ignored. The bytes
+ * are a view that starts at byte offset 8 of a larger buffer whose other bytes are 0xAA, so a
+ * decoder that ignores `byteOffset` reads the wrong bytes on every run, not only by bad luck.
+ *
+ * @param metadata the hex text, as the input gives it
+ * @param path where it is in the input (a JSON Pointer), for the error message
+ * @throws InputError for a character that is neither a hex digit nor white space, or an odd
+ *   number of hex digits
  */
-function hexToBytes(metadata: string): Uint8Array | null {
-  const length = metadata.length / 2;
-  if (Number.isInteger(length)) {
-    const buffer = Buffer.alloc(length + 16, 0xaa);
-    // Node's hex decoder stops at the first character that is not a digit: every byte written
-    // means there was no white space (the usual case: one pass, no regex).
-    if (buffer.write(metadata, 8, "hex") === length) {
-      return new Uint8Array(buffer.buffer, buffer.byteOffset + 8, length);
-    }
+export function hexToBytes(metadata: string, path: string): Uint8Array {
+  const bad = /[^0-9a-fA-F\s]/.exec(metadata);
+  if (bad !== null) {
+    const found = JSON.stringify(bad[0]);
+    throw new InputError(`${path}: ${found} at character ${bad.index} is not a hex digit`);
   }
-  const digits = metadata.replace(/\s+/g, "");
-  // Digits only now (the schema allows nothing else), which the branch above takes when even.
-  return digits.length % 2 === 0 && digits !== metadata ? hexToBytes(digits) : null;
+  const digits = metadata.replace(/\s/g, "");
+  if (digits.length % 2 !== 0) {
+    throw new InputError(`${path}: odd number of hex digits (${digits.length})`);
+  }
+  const length = digits.length / 2;
+  const buffer = Buffer.alloc(8 + length + 8, 0xaa);
+  buffer.write(digits, 8, "hex"); // every character is a digit now, so every byte is written
+  return new Uint8Array(buffer.buffer, buffer.byteOffset + 8, length);
 }
 
 /** Decodes one member's subscription bytes; a decode error names the member. */
@@ -270,4 +266,31 @@ function assignmentJson(
   return output;
 }
 
-process.exitCode = main(process.argv.slice(2));
+/**
+ * Whether this module is the program Node was started with (`node main.mjs`, `tsx src/main.ts`),
+ * rather than imported by a harness that calls run. It compares paths, so it holds inside a bundle
+ * too (there import.meta.url is the bundle's); Node 20 has no import.meta.main. Node gives the
+ * script's real path to import.meta.url, so a path through a symbolic link is resolved first.
+ */
+function isProgram(): boolean {
+  const script = process.argv[1];
+  if (script === undefined) return false;
+  const self = fileURLToPath(import.meta.url);
+  if (script === self) return true;
+  try {
+    return realpathSync(script) === self;
+  } catch {
+    return false; // not a file this process may read: not this module
+  }
+}
+
+if (isProgram()) {
+  const { exitCode, stdout, stderr } = run(process.argv.slice(2), () => readFileSync(0, "utf8"));
+  // process.stdout, not fs.writeSync: once anything has used process.stdout (a console.log while
+  // debugging), a pipe is non-blocking, and while the reader is slow a plain write takes only what
+  // fits (the next one fails with EAGAIN); the stream waits instead. exitCode, not process.exit(),
+  // so that everything is written before the process ends.
+  process.stdout.write(stdout);
+  process.stderr.write(stderr);
+  process.exitCode = exitCode;
+}

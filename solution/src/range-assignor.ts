@@ -84,8 +84,7 @@ export function assignRange(
       state.writeTo(assignment);
       continue;
     }
-    // Kafka sorts the topic's members here (Collections.sort); consumersPerTopic built the list in
-    // that order already, and sorting it again costs a comparison per member per topic.
+    consumersForTopic.sort(compareMembers);
     const numConsumers = consumersForTopic.length;
     for (let i = 0; i < numConsumers; i++) {
       const partitions = rangeForConsumer(i, numConsumers, numPartitionsForTopic);
@@ -105,25 +104,20 @@ interface MemberInfo {
 }
 
 /**
- * Topic to the members subscribed to it, each member once (AbstractPartitionAssignor's
- * consumersPerTopic; Kafka counts a member that listed a topic twice once). Kafka sorts each
- * topic's list by compareMembers; here the members are sorted once and visited in that order, so
- * every list comes out sorted (one sort of all members instead of one per topic).
+ * Topic to the members subscribed to it, in the order the members came, each member once
+ * (RangeAssignor.consumersPerTopic; Kafka counts a member that listed a topic twice once). The
+ * lists are not sorted yet: whoever uses one sorts it by compareMembers, as Kafka does.
  */
 function consumersPerTopic(
   subscriptions: ReadonlyMap<string, MemberSubscription>,
 ): Map<string, MemberInfo[]> {
-  const members = [...subscriptions].map(([memberId, { topics, groupInstanceId }]) => ({
-    member: { memberId, groupInstanceId },
-    topics,
-  }));
-  members.sort((a, b) => compareMembers(a.member, b.member));
   const topicToConsumers = new Map<string, MemberInfo[]>();
-  for (const { member, topics } of members) {
+  for (const [memberId, { topics, groupInstanceId }] of subscriptions) {
+    const member: MemberInfo = { memberId, groupInstanceId };
     for (const topic of topics) {
       const consumers = topicToConsumers.get(topic);
       if (consumers === undefined) topicToConsumers.set(topic, [member]);
-      // A topic this member listed before: the member is still last in the topic's list.
+      // A topic this member listed before: it was the last member added to the topic's list.
       else if (consumers[consumers.length - 1] !== member) consumers.push(member);
     }
   }
@@ -222,18 +216,11 @@ function assignWithRackMatching(
   }
   if (!states.some((state) => state.needsRackAwareAssignment)) return matched;
 
-  // Same members (in Kafka's order, so the same list) and the same partition count. The key
-  // numbers the members rather than repeating their ids: as long as the list, but short. A member
-  // is one object in every list it is in (consumersPerTopic), and an object is a cheaper key.
-  const memberNumber = new Map<MemberInfo, number>();
-  const numberOf = (member: MemberInfo): number => {
-    let n = memberNumber.get(member);
-    if (n === undefined) memberNumber.set(member, (n = memberNumber.size));
-    return n;
-  };
+  // Same members (in Kafka's order, so the same list of ids) and the same partition count.
   const groups = new Map<string, TopicAssignmentState[]>();
   for (const state of states) {
-    const key = `${state.numPartitions}:${JSON.stringify(state.consumers.map(numberOf))}`;
+    const memberIds = state.consumers.map((c) => c.memberId);
+    const key = JSON.stringify([state.numPartitions, memberIds]);
     const group = groups.get(key);
     if (group === undefined) groups.set(key, [state]);
     else group.push(state);
@@ -314,7 +301,9 @@ class TopicAssignmentState {
   private readonly numAssignedByConsumer: number[];
   private readonly numPartitionsPerConsumer: number;
   private remainingConsumersWithExtraPartition: number;
-  /** Per partition: the member index it went to, or -1. */
+  /** Per member: the partitions it was given, in the order it got them. */
+  private readonly assigned: number[][];
+  /** Per partition: the member index it went to, or -1 while it is unassigned. */
   private readonly owner: number[];
   /** Every partition below it is assigned (the leftover passes read forward from here). */
   private nextUnassigned = 0;
@@ -326,14 +315,13 @@ class TopicAssignmentState {
     racks: ReadonlyMap<string, string>,
     replicaRacks: readonly (readonly (string | null)[])[] | undefined,
   ) {
-    // Kafka sorts the members here (Collections.sort); they come in that order already
-    // (consumersPerTopic), and sorting each topic's list again costs a comparison per member.
-    this.consumers = members;
+    this.consumers = [...members].sort(compareMembers);
     this.consumerRacks = this.consumers.map((c) => racks.get(c.memberId) ?? null);
     const m = this.consumers.length;
     this.numAssignedByConsumer = new Array<number>(m).fill(0);
     this.numPartitionsPerConsumer = Math.floor(numPartitions / m);
     this.remainingConsumersWithExtraPartition = numPartitions % m;
+    this.assigned = this.consumers.map(() => []);
     this.owner = new Array<number>(numPartitions).fill(-1);
 
     const allConsumerRacks = new Set<string>();
@@ -367,6 +355,7 @@ class TopicAssignmentState {
   /** Gives partition p to member c (onAssigned, one partition at a time). */
   assign(c: number, p: number): void {
     this.owner[p] = c;
+    this.assigned[c]?.push(p);
     const numAssigned = (this.numAssignedByConsumer[c] ?? 0) + 1;
     this.numAssignedByConsumer[c] = numAssigned;
     // Reached only once per member: its share then leaves it no room.
@@ -426,33 +415,22 @@ class TopicAssignmentState {
 
   /** Adds this topic's partitions to `assignment`, ascending per member. */
   writeTo(assignment: Assignment): void {
-    // Member index to its partitions: only the members that got some (often few of them).
-    const owned = new Map<number, number[]>();
-    this.owner.forEach((c, p) => {
-      if (c === -1) return;
-      const partitions = owned.get(c);
-      if (partitions === undefined) owned.set(c, [p]);
-      else partitions.push(p);
+    this.consumers.forEach((member, c) => {
+      // The leftover pass may give a member partitions below those its rack gave it.
+      const partitions = [...(this.assigned[c] ?? [])].sort((a, b) => a - b);
+      if (partitions.length > 0) assignment.get(member.memberId)?.set(this.topic, partitions);
     });
-    for (const [c, partitions] of owned) {
-      const member = this.consumers[c];
-      if (member !== undefined) assignment.get(member.memberId)?.set(this.topic, partitions);
-    }
   }
 }
 
 /**
- * A partition's replica racks as a set would hold them (Kafka collects them into a Set): each rack
- * once, nulls left out. The list given is returned as it is when it already is so (the usual
- * case: a handful of replicas on distinct racks), to spare an allocation per partition.
+ * A partition's replica racks as Kafka collects them into a Set: each rack once, in replica
+ * order, nulls (brokers without a rack) left out.
  */
-function distinctRacks(replicas: readonly (string | null)[] | undefined): readonly string[] {
-  if (replicas === undefined) return [];
-  const clean = replicas.every((rack, i) => rack !== null && replicas.indexOf(rack) === i);
-  if (clean) return replicas as readonly string[];
-  const racks: string[] = [];
-  for (const rack of replicas) if (rack !== null && !racks.includes(rack)) racks.push(rack);
-  return racks;
+function distinctRacks(replicas: readonly (string | null)[] | undefined): string[] {
+  const racks = new Set<string>();
+  for (const rack of replicas ?? []) if (rack !== null) racks.add(rack);
+  return [...racks];
 }
 
 /**

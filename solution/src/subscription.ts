@@ -101,48 +101,9 @@ const utf8Decoder = new TextDecoder("utf-8", { ignoreBOM: true });
  */
 function decodeUtf8(bytes: Uint8Array): string {
   const text = utf8Decoder.decode(bytes);
-  // No U+FFFD: the bytes were valid UTF-8 (the usual case, and the fast one).
+  // TextDecoder puts U+FFFD only for malformed bytes or where the bytes spell U+FFFD itself:
+  // either way Java's reading decides.
   return text.includes("\uFFFD") ? decodeUtf8AsJava(bytes) : text;
-}
-
-/**
- * Names decoded before, by a hash of their bytes. A group's members name the same topics (and
- * racks) over and over: 10,000 members with 50 topics each are 500,000 names, but a thousand
- * distinct ones. Only ASCII names are kept: bytes 00-7F are their own UTF-16 code units in every
- * decoder (Java's and TextDecoder's alike), so comparing a cached name with the bytes code unit
- * by code unit is exact. Speed, and less memory: the same name is one string, not thousands.
- */
-const asciiNames = new Map<number, string>();
-/** The cache starts over past this many names, so distinct names cannot grow it without end. */
-const ASCII_NAMES_LIMIT = 65_536;
-
-/**
- * `bytes[start..end)` decoded as decodeUtf8 does, from asciiNames when the bytes are an ASCII name
- * seen before. A range past the end of `bytes` is decoded as its slice (the bytes that exist).
- */
-function decodeName(bytes: Uint8Array, start: number, end: number): string {
-  let hash = end - start;
-  for (let i = start; i < end; i++) {
-    const b = bytes[i];
-    // Not ASCII (or past the end of the bytes): the full decoder, on the slice.
-    if (b === undefined || b >= 0x80) return decodeUtf8(bytes.subarray(start, end));
-    hash = (Math.imul(hash, 31) + b) | 0;
-  }
-  const cached = asciiNames.get(hash);
-  if (cached !== undefined && isSameAscii(cached, bytes, start, end)) return cached;
-  const name = decodeUtf8(bytes.subarray(start, end));
-  if (asciiNames.size >= ASCII_NAMES_LIMIT) asciiNames.clear();
-  asciiNames.set(hash, name);
-  return name;
-}
-
-/** Whether `name` is exactly the ASCII bytes `bytes[start..end)`, one code unit per byte. */
-function isSameAscii(name: string, bytes: Uint8Array, start: number, end: number): boolean {
-  if (name.length !== end - start) return false;
-  for (let k = 0; k < name.length; k++) {
-    if (name.charCodeAt(k) !== bytes[start + k]) return false;
-  }
-  return true;
 }
 
 /** U+FFFD, what Java puts for each malformed sequence. */
@@ -250,17 +211,14 @@ class ByteReader {
   offset = 0;
   private readonly bytes: Uint8Array;
   private readonly view: DataView;
-  /** The view's length in bytes (kept: reading byteLength each time costs a call). */
-  private readonly size: number;
 
   constructor(bytes: Uint8Array) {
     this.bytes = bytes;
     this.view = dataViewOf(bytes);
-    this.size = bytes.byteLength;
   }
 
   get remaining(): number {
-    return this.size - this.offset;
+    return this.bytes.byteLength - this.offset;
   }
 
   int16(field: string, index?: number): number {
@@ -336,11 +294,7 @@ class ByteReader {
 
   /** The next `length` bytes decoded as UTF-8; the offset moves on by bytes, not characters. */
   private utf8(length: number, field: string, index?: number): string {
-    this.need(length, "string", field, index);
-    const start = this.offset;
-    this.offset += length;
-    // Read in place, not through take(): a view per name is most of a name's cost.
-    return decodeName(this.bytes, start, this.offset);
+    return decodeUtf8(this.take(length, "string", field, index));
   }
 
   /** The next `length` bytes as a view (not a copy), after checking they exist. */

@@ -2,8 +2,13 @@
 // the first bad member in input order, exit 2 on bad input or options, and --decode's output.
 // That solution/ answers every golden case and starter/ stops at its stubs is
 // test/e2e/grader.test.ts's, from the shared gradings (helpers/graded.ts).
+import { spawn } from "node:child_process";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { buildSync } from "esbuild";
 import { beforeAll, describe, expect, it } from "vitest";
-import { bundleProgram, runProgram } from "../helpers/program.ts";
+import { bundleProgram, ROOT, runProgram } from "../helpers/program.ts";
 
 describe("the program's contract beyond the cases", () => {
   let bundle: string;
@@ -146,5 +151,58 @@ describe("the program's contract beyond the cases", () => {
     expect(JSON.parse(result.stdout)).toEqual({
       m: { version: 7, topics: [], userData: "beef", rackId: null },
     });
+  });
+
+  it("writes a 3 MiB answer whole to a reader that pauses, after a console.log in a stub", async () => {
+    // A console.log makes a pipe on standard output non-blocking; a plain fs.writeSync of the
+    // answer then fails with EAGAIN as soon as the pipe is full and the reader is slow.
+    const dir = mkdtempSync(join(tmpdir(), "kit-console-log-"));
+    try {
+      cpSync(join(ROOT, "solution", "src"), join(dir, "src"), { recursive: true });
+      const file = join(dir, "src", "subscription.ts");
+      const source = readFileSync(file, "utf8");
+      const entry = "export function decodeSubscription(bytes: Uint8Array): Subscription {\n";
+      expect(source).toContain(entry);
+      writeFileSync(file, source.replace(entry, `${entry}  console.log("decoding");\n`));
+      const outfile = join(dir, "main.mjs");
+      buildSync({
+        entryPoints: [join(dir, "src", "main.ts")],
+        bundle: true,
+        platform: "node",
+        format: "esm",
+        target: "node20",
+        outfile,
+        logLevel: "silent",
+      });
+      // One member subscribed to "t" (0x74), which has 500,000 partitions: all of them its own.
+      const partitions = 500_000;
+      const input = JSON.stringify({
+        topics: { t: partitions },
+        members: [{ memberId: "m", metadata: "0000 00000001 0001 74 ffffffff" }],
+      });
+      const child = spawn(process.execPath, [outfile], { stdio: ["pipe", "pipe", "pipe"] });
+      child.stdin.end(input);
+      const chunks: Buffer[] = [];
+      let stderr = "";
+      child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+      // Read a chunk, then nothing for 20 ms: the pipe fills while the program is still writing.
+      child.stdout.on("data", (chunk: Buffer) => {
+        chunks.push(chunk);
+        child.stdout.pause();
+        setTimeout(() => child.stdout.resume(), 20);
+      });
+      const code = await new Promise<number | null>((done) => child.on("close", done));
+      const stdout = Buffer.concat(chunks).toString("utf8");
+      expect(stderr).toBe("");
+      expect(code).toBe(0);
+      expect(stdout.length).toBeGreaterThan(3 * 1024 * 1024);
+      const [first, answer, ...rest] = stdout.split("\n");
+      expect(first).toBe("decoding");
+      expect(rest).toEqual([""]);
+      const all = Array.from({ length: partitions }, (_, p) => p);
+      expect(JSON.parse(answer ?? "")).toEqual({ m: { t: all } });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

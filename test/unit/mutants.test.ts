@@ -1,15 +1,24 @@
-// The mutants are replacements of named declarations of solution/src (grader/instructor/mutants/):
-// the mechanism finds declarations by name with TypeScript's parser and refuses anything but one
-// declaration of the same name and kind; every mutant applies to the reference and type-checks;
-// an edit of the reference that keeps the replaced names (comments, order, formatting) keeps every
-// mutant applying.
-import { readFileSync, rmSync } from "node:fs";
-import { dirname, join } from "node:path";
+// The mutants are edits of a few lines inside named declarations of solution/src
+// (grader/instructor/mutants/): the mechanism finds declarations by name with TypeScript's parser,
+// then the edit's lines inside it, exactly once, and refuses anything else; each mutant differs
+// from the reference in one to three lines and still applies when the reference's declarations
+// move. Tests' own variants replace whole declarations (applyReplacements). That every mutant
+// type-checks and lints is scripts/check-mutants.ts's, run by `npm run typecheck` and `lint`.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { diffLines } from "diff";
 import ts from "typescript";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { CATALOGUE, mistakeOf } from "../../grader/diagnose/catalogue.ts";
-import { MUTANTS, writeMutant } from "../../grader/instructor/mutants/mutants.ts";
-import { applyReplacements, type Replacement } from "../../grader/instructor/mutants/replace.ts";
+import { MUTANTS, variantSources } from "../../grader/instructor/mutants/mutants.ts";
+import {
+  applyEdits,
+  applyReplacements,
+  MAX_EDIT_LINES,
+  parseEdits,
+  type Edit,
+  type Replacement,
+} from "../../grader/instructor/mutants/replace.ts";
 import { ROOT } from "../helpers/program.ts";
 
 const SOURCE = `import { helper } from "./helper.ts";
@@ -95,6 +104,66 @@ describe("applyReplacements", () => {
   });
 });
 
+describe("applyEdits", () => {
+  const line = (inside: string, find: string, replace: string): Edit => ({
+    file: "range-assignor.ts",
+    in: inside,
+    find,
+    replace,
+  });
+  const edit = (...edits: Edit[]) => applyEdits("range-assignor.ts", SOURCE, edits);
+
+  it("replaces whole lines inside the named declaration, indented as they were", () => {
+    expect(edit(line("Box.add", "this.value += n;", "this.value -= n;\nthis.value -= n;"))).toBe(
+      SOURCE.replace("    this.value += n;", "    this.value -= n;\n    this.value -= n;"),
+    );
+    expect(edit(line("thrice", "return x * 3;", ""))).toBe(SOURCE.replace("  return x * 3;\n", ""));
+    // A declaration's lines start at its doc comment; every line written is indented as the
+    // first line found.
+    expect(
+      edit(
+        line(
+          "twice",
+          "/** Doubles. */\nexport function twice(x: number): number {",
+          "function twice(x: number): number {",
+        ),
+      ),
+    ).toContain("\nfunction twice(x: number): number {\n  return helper(x) * 2;");
+    expect(
+      edit(
+        line(
+          "Box.add",
+          "add(n: number): void {\nthis.value += n;",
+          "add(n: number): void {\nthis.value = n;",
+        ),
+      ),
+    ).toContain("  add(n: number): void {\n  this.value = n;\n  }");
+    // Other files' edits are left out.
+    expect(applyEdits("subscription.ts", SOURCE, [line("thrice", "return x * 3;", "")])).toBe(
+      SOURCE,
+    );
+  });
+
+  it.each([
+    ["an unknown declaration", line("fourfold", "return x * 3;", ""), /names 0 declarations/],
+    ["lines the declaration lacks", line("twice", "return x * 3;", ""), /found 0 times/],
+    ["a partial line", line("thrice", "x * 3;", ""), /found 0 times/],
+    [
+      "more than three lines written",
+      line("thrice", "return x * 3;", "a;\nb;\nc;\nd;"),
+      /at most 3 lines/,
+    ],
+    ["text that does not parse", line("thrice", "return x * 3;", "return (;"), /./],
+  ])("refuses %s", (_, e, message) => {
+    expect(() => edit(e)).toThrow(message);
+  });
+
+  it("refuses two edits of the same lines", () => {
+    const a = line("thrice", "return x * 3;", "return 1;");
+    expect(() => edit(a, a)).toThrow(/overlaps/);
+  });
+});
+
 describe("the mutants", () => {
   const files = ["subscription.ts", "range-assignor.ts"] as const;
   const reference = new Map(
@@ -117,66 +186,93 @@ describe("the mutants", () => {
     for (const m of outcomeMistakes) expect(names.map(mistakeOf)).not.toContain(m.id);
   });
 
-  it.each([...MUTANTS])("%s changes only the declarations it names", (_, replacements) => {
-    for (const file of files) {
-      const mine = replacements.filter((r) => r.file === file);
-      const out = applyReplacements(file, reference.get(file) ?? "", replacements);
-      if (mine.length === 0) expect(out).toBe(reference.get(file));
-      for (const r of mine) {
-        for (const line of r.with.split("\n")) expect(out).toContain(line.trim());
-      }
-    }
+  it("are defined in at most 400 lines, all of them", () => {
+    const source = readFileSync(
+      join(ROOT, "grader", "instructor", "mutants", "mutants.ts"),
+      "utf8",
+    );
+    expect(source.split("\n").length).toBeLessThanOrEqual(400);
   });
 
-  it("still apply to a reference edited for readability: comments gone, declarations reordered, reprinted", () => {
-    const printer = ts.createPrinter({ removeComments: true });
+  it.each([...MUTANTS])("%s differs from the reference in one to three lines", (_, edits) => {
+    const sources = variantSources(edits);
+    let added = 0;
+    let removed = 0;
     for (const file of files) {
-      const parsed = ts.createSourceFile(file, reference.get(file) ?? "", ts.ScriptTarget.Latest);
-      const statements = [...parsed.statements];
+      for (const part of diffLines(reference.get(file) ?? "", sources.get(file) ?? "")) {
+        if (part.added) added += part.count;
+        if (part.removed) removed += part.count;
+      }
+    }
+    expect(added + removed).toBeGreaterThan(0);
+    expect(added).toBeLessThanOrEqual(MAX_EDIT_LINES);
+    expect(removed).toBeLessThanOrEqual(MAX_EDIT_LINES);
+  });
+
+  it("still apply to the reference with its declarations in another order", () => {
+    for (const file of files) {
+      const text = reference.get(file) ?? "";
+      const parsed = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
       // Imports first, then everything else backwards: functions are hoisted, so order is style.
-      const imports = statements.filter((s) => ts.isImportDeclaration(s));
-      const rest = statements.filter((s) => !ts.isImportDeclaration(s)).reverse();
-      const edited = printer.printFile(ts.factory.updateSourceFile(parsed, [...imports, ...rest]));
-      expect(edited).not.toBe(reference.get(file));
-      for (const [id, replacements] of MUTANTS) {
-        expect(() => applyReplacements(file, edited, replacements), id).not.toThrow();
+      const pieces = parsed.statements.map((s) => text.slice(s.getFullStart(), s.getEnd()));
+      const imports = parsed.statements.filter((s) => ts.isImportDeclaration(s)).length;
+      const reordered = [...pieces.slice(0, imports), ...pieces.slice(imports).reverse()].join(
+        "\n",
+      );
+      expect(reordered).not.toBe(text);
+      for (const [id, edits] of MUTANTS) {
+        expect(() => applyEdits(file, reordered, edits), id).not.toThrow();
       }
     }
   });
 
-  describe("type-check as the reference does (strict, one program over all of them)", () => {
-    const dirs: string[] = [];
-    beforeAll(() => {
-      for (const id of MUTANTS.keys()) dirs.push(writeMutant(id));
-    });
-    afterAll(() => {
-      for (const dir of dirs) rmSync(dirname(dir), { recursive: true, force: true });
-    });
+  it("stop, naming the lines, when the reference no longer has them", () => {
+    const text = reference.get("range-assignor.ts") ?? "";
+    const changed = text.replace(
+      "const start = numPartitionsPerConsumer * i + Math.min(i, consumersWithExtraPartition);",
+      "const start = i * numPartitionsPerConsumer + Math.min(i, consumersWithExtraPartition);",
+    );
+    expect(changed).not.toBe(text);
+    const edits = MUTANTS.get("start-without-min") ?? [];
+    expect(() => applyEdits("range-assignor.ts", changed, edits)).toThrow(
+      /range-assignor\.ts: rangeForConsumer: "const start = .*": found 0 times in rangeForConsumer/,
+    );
+  });
+});
 
-    it("without an error", () => {
-      const config = ts.getParsedCommandLineOfConfigFile(
-        join(ROOT, "tsconfig.json"),
-        {},
-        { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} },
-      );
-      expect(config).toBeDefined();
-      const program = ts.createProgram(
-        dirs.map((dir) => join(dir, "src", "main.ts")),
-        // ES modules as in the kit (a mutant's folder has no package.json saying so).
-        {
-          ...config?.options,
-          module: ts.ModuleKind.ESNext,
-          moduleResolution: ts.ModuleResolutionKind.Bundler,
-          noEmit: true,
-        },
-      );
-      const errors = ts
-        .getPreEmitDiagnostics(program)
-        .map(
-          (d) =>
-            `${d.file?.fileName ?? ""}: ${ts.flattenDiagnosticMessageText(d.messageText, " ")}`,
-        );
-      expect(errors).toEqual([]);
-    }, 120_000);
+describe("parseEdits", () => {
+  it("reads named blocks of edits: lines to find, lines to write, removals", () => {
+    const edits = parseEdits(
+      "## one\nWhat it is.\n@ range-assignor.ts f\n- a;\n- b;\n+ c;\n@ subscription.ts C.m\n- d;\n\n## two\n@ subscription.ts g\n- e;\n+ f;\n",
+      "test",
+    );
+    expect([...edits]).toEqual([
+      [
+        "one",
+        [
+          { file: "range-assignor.ts", in: "f", find: "a;\nb;", replace: "c;" },
+          { file: "subscription.ts", in: "C.m", find: "d;", replace: "" },
+        ],
+      ],
+      ["two", [{ file: "subscription.ts", in: "g", find: "e;", replace: "f;" }]],
+    ]);
+  });
+
+  it.each([
+    [
+      "text before the first block",
+      "stray\n## a\n@ subscription.ts f\n- x;",
+      /line 1: text before/,
+    ],
+    ["a file edits may not name", "## a\n@ main.ts f\n- x;", /line 2: expected @ FILE DECLARATION/],
+    [
+      "a line to find after lines to write",
+      "## a\n@ subscription.ts f\n+ y;\n- x;",
+      /line 4: out of place/,
+    ],
+    ["a block without edits", "## a\nnothing", /test: a needs edits/],
+    ["the same name twice", "## a\n@ subscription.ts f\n- x;\n## a", /line 4: a second mutant/],
+  ])("refuses %s", (_, text, message) => {
+    expect(() => parseEdits(text, "test")).toThrow(message);
   });
 });

@@ -1,8 +1,9 @@
 /**
- * How a mutant is written: it replaces named declarations of solution/src (a function, or a method
- * of a class) with its own versions. The declarations are found with the TypeScript compiler's
- * parser, not by searching text, so an edit of the reference elsewhere, or inside the replaced
- * declaration, never breaks a mutant; renaming or removing a replaced declaration does, loudly.
+ * How a variant of the reference is written. A mutant is a few Edits: whole lines inside a named
+ * declaration of solution/src replaced (applyEdits). A test may write a mistake its own way, as a
+ * Replacement of a whole declaration (applyReplacements). Declarations are found with the
+ * TypeScript compiler's parser, so an edit of the reference elsewhere never breaks a variant;
+ * renaming or removing a declaration does, loudly, and so does any change to an edit's lines.
  */
 import { createRequire } from "node:module";
 import type * as TypeScript from "typescript";
@@ -137,7 +138,6 @@ export function applyReplacements(
 ): string {
   const mine = replacements.filter((r) => r.file === file);
   if (mine.length === 0) return source;
-  const t = typescript();
   const sourceFile = parse(file, source);
   const edits = mine.map((r) => {
     const found = declarationsNamed(sourceFile.statements, r.replaceFunction);
@@ -171,14 +171,188 @@ export function applyReplacements(
     result = result.slice(0, edit.start) + edit.text + result.slice(edit.end);
     previousStart = edit.start;
   }
-  const { diagnostics = [] } = t.transpileModule(result, {
+  checkParses(file, result, mine.map((r) => r.replaceFunction).join(", "));
+  return result;
+}
+
+/**
+ * @throws Error naming the file and what was changed (`what`) when `text` does not parse
+ */
+function checkParses(file: string, text: string, what: string): void {
+  const t = typescript();
+  const { diagnostics = [] } = t.transpileModule(text, {
     fileName: file,
     reportDiagnostics: true,
     compilerOptions: { target: t.ScriptTarget.ES2022, module: t.ModuleKind.ESNext },
   });
   if (diagnostics.length > 0) {
     const first = t.flattenDiagnosticMessageText(diagnostics[0]?.messageText ?? "", " ");
-    throw new Error(`${file} with ${mine.map((r) => r.replaceFunction).join(", ")}: ${first}`);
+    throw new Error(`${file} with ${what}: ${first}`);
   }
+}
+
+/**
+ * A mutant's edit: whole lines of one declaration of solution/src replaced by the lines that make
+ * the mistake. The declaration is found with TypeScript's parser, as for a Replacement; inside it
+ * the lines of `find` must appear exactly once, in a row, each equal to a line of the reference
+ * up to its indentation, so any change to those lines of the reference stops the mutant loudly.
+ */
+export interface Edit {
+  /** The file in solution/src. */
+  file: (typeof EDITABLE)[number];
+  /**
+   * The declaration the lines are in: a top-level function (`rangeForConsumer`) or a member of a
+   * top-level class (`ByteReader.int16`, `TopicAssignmentState.constructor`).
+   */
+  in: string;
+  /** The reference's lines (one line, or several separated by `\n`), indentation left out. */
+  find: string;
+  /**
+   * What they become, indented as the first of them; `""` removes them. At most MAX_EDIT_LINES
+   * lines, and no more for all of a mutant's edits together (see editLines).
+   */
+  replace: string;
+}
+
+/** The files of solution/src an edit may name. */
+const EDITABLE = ["subscription.ts", "range-assignor.ts"] as const;
+
+/** A mistake is the one to three lines that differ from the reference. */
+export const MAX_EDIT_LINES = 3;
+
+/** The lines an edit writes (none for a removal): what a mutant's size is counted in. */
+export function editLines(edit: Edit): number {
+  return edit.replace === "" ? 0 : edit.replace.split("\n").length;
+}
+
+/** `text` split into lines, each with where it starts. */
+function linesOf(text: string): { start: number; end: number; text: string }[] {
+  const lines: { start: number; end: number; text: string }[] = [];
+  let start = 0;
+  for (const line of text.split("\n")) {
+    lines.push({ start, end: start + line.length, text: line });
+    start += line.length + 1;
+  }
+  return lines;
+}
+
+/**
+ * Applies the edits meant for `file` to its source text.
+ *
+ * @param file the file's name in solution/src
+ * @param source its text
+ * @param edits edits of any file; those of other files are left out
+ * @returns the source with each edit's lines replaced
+ * @throws Error naming the edit when its declaration is not exactly one, its lines are not found
+ *   exactly once inside it, two edits overlap, an edit writes more than MAX_EDIT_LINES lines, or
+ *   the result does not parse
+ */
+export function applyEdits(file: string, source: string, edits: readonly Edit[]): string {
+  const mine = edits.filter((e) => e.file === file);
+  if (mine.length === 0) return source;
+  const sourceFile = parse(file, source);
+  const lines = linesOf(source);
+  const changes = mine.map((e) => {
+    const where = `${file}: ${e.in}: ${JSON.stringify(e.find)}`;
+    if (editLines(e) > MAX_EDIT_LINES) {
+      throw new Error(`${where}: an edit writes at most ${MAX_EDIT_LINES} lines`);
+    }
+    const found = declarationsNamed(sourceFile.statements, e.in);
+    const [declaration] = found;
+    if (found.length !== 1 || declaration === undefined) {
+      throw new Error(`${where}: ${e.in} names ${found.length} declarations (an edit needs one)`);
+    }
+    const from = declaration.getStart(sourceFile, true);
+    const to = declaration.getEnd();
+    const wanted = e.find.split("\n").map((line) => line.trim());
+    const at: number[] = [];
+    for (let i = 0; i + wanted.length <= lines.length; i++) {
+      const first = lines[i];
+      const last = lines[i + wanted.length - 1];
+      if (first === undefined || last === undefined || last.end < from || first.start > to) {
+        continue;
+      }
+      if (wanted.every((w, k) => lines[i + k]?.text.trim() === w)) at.push(i);
+    }
+    const [i] = at;
+    const first = i === undefined ? undefined : lines[i];
+    const last = i === undefined ? undefined : lines[i + wanted.length - 1];
+    if (at.length !== 1 || first === undefined || last === undefined) {
+      throw new Error(`${where}: found ${at.length} times in ${e.in} (an edit needs once)`);
+    }
+    const indent = /^[ \t]*/.exec(first.text)?.[0] ?? "";
+    const text =
+      e.replace === ""
+        ? ""
+        : e.replace
+            .split("\n")
+            .map((line) => indent + line.trim())
+            .join("\n");
+    // A removal takes its lines' ends with it.
+    return e.replace === ""
+      ? { start: first.start, end: Math.min(source.length, last.end + 1), text, where }
+      : { start: first.start, end: last.end, text, where };
+  });
+  changes.sort((a, b) => b.start - a.start);
+  let result = source;
+  let previousStart = Number.POSITIVE_INFINITY;
+  for (const change of changes) {
+    if (change.end > previousStart) throw new Error(`${change.where}: overlaps another edit`);
+    result = result.slice(0, change.start) + change.text + result.slice(change.end);
+    previousStart = change.start;
+  }
+  checkParses(file, result, mine.map((e) => e.in).join(", "));
   return result;
+}
+
+/**
+ * Edits written as a short patch, one or more named blocks: `## NAME`, any lines saying what it
+ * is, then each edit: `@ FILE DECLARATION`, the reference's lines (`- `, indentation left out)
+ * and the lines that replace them (`+ `; none: the lines are removed).
+ *
+ * @param text the patch
+ * @param source what to call it in an error message
+ * @returns block name to its edits, in the order written
+ * @throws Error naming the line that does not fit the format
+ */
+export function parseEdits(text: string, source: string): Map<string, Edit[]> {
+  const mutants = new Map<string, Edit[]>();
+  let edits: Edit[] | undefined;
+  let edit: { file: Edit["file"]; in: string; find: string[]; replace: string[] } | undefined;
+  const close = () => {
+    if (edit !== undefined)
+      edits?.push({ ...edit, find: edit.find.join("\n"), replace: edit.replace.join("\n") });
+    edit = undefined;
+  };
+  text.split("\n").forEach((line, i) => {
+    const fail = (why: string) => new Error(`${source} line ${i + 1}: ${why}: ${line}`);
+    const [, mark = "", rest = ""] = /^(##|@|-|\+)? ?(.*)$/.exec(line) ?? [];
+    if (mark === "##") {
+      close();
+      if (mutants.has(rest)) throw fail("a second mutant of this name");
+      mutants.set(rest, (edits = []));
+    } else if (mark === "@") {
+      close();
+      const [file, inside, extra] = rest.split(" ");
+      if (!EDITABLE.some((f) => f === file) || inside === undefined || extra !== undefined) {
+        throw fail("expected @ FILE DECLARATION");
+      }
+      edit = { file: file as Edit["file"], in: inside, find: [], replace: [] };
+    } else if (mark === "-" || mark === "+") {
+      if (edit === undefined || (mark === "-" && edit.replace.length > 0))
+        throw fail("out of place");
+      (mark === "-" ? edit.find : edit.replace).push(rest);
+    } else if (edit !== undefined && line !== "") {
+      throw fail("inside an edit, every line starts with - or +");
+    } else if (edits === undefined && line !== "") {
+      throw fail("text before the first mutant");
+    }
+  });
+  close();
+  for (const [name, list] of mutants) {
+    if (list.length === 0 || list.some((e) => e.find === "")) {
+      throw new Error(`${source}: ${name} needs edits, each with the reference's lines`);
+    }
+  }
+  return mutants;
 }
