@@ -10,7 +10,6 @@
  * only its own container's escaping.
  */
 import { createColors } from "picocolors";
-import { isPrivateCase } from "../cases/load.ts";
 import {
   passed,
   type Advice,
@@ -28,9 +27,7 @@ const MARK = { pass: "✓", fail: "✗", error: "✗", timeout: "⧗", skipped: 
  * message says it all). The message may quote the program (its output, keys, standard error).
  */
 export function failureLine(r: CaseResult): string {
-  return textLine(
-    r.reason === null || r.reason === "not-implemented" ? r.message : `${r.reason}: ${r.message}`,
-  );
+  return textLine(r.why);
 }
 
 /**
@@ -78,7 +75,7 @@ export function detailLines(r: CaseResult, options: { colour: boolean; rerun: bo
   if (r.explanation === null || details === undefined || details === null) return [];
   const pc = createColors(options.colour);
   const lines: string[] = [
-    `${pc.dim("input:")} ${textLine(`${details.input}${r.case.mode === "decode" ? " (run with --decode)" : ""}`)}`,
+    `${pc.dim("input:")} ${textLine(`${details.input}${r.mode === "decode" ? " (run with --decode)" : ""}`)}`,
   ];
   const comparison = details.comparison;
   switch (comparison.kind) {
@@ -123,7 +120,7 @@ export function detailLines(r: CaseResult, options: { colour: boolean; rerun: bo
   }
   const [first = "", ...rest] = adviceLines(r.explanation.advice);
   lines.push(r.explanation.advice.kind === "mistakes" ? pc.yellow(first) : first, ...rest);
-  if (options.rerun) lines.push(`${pc.dim("rerun:")} ${textLine(r.explanation.rerun)}`);
+  if (options.rerun) lines.push(`${pc.dim("rerun:")} ${textLine(r.rerun)}`);
   return lines;
 }
 
@@ -157,7 +154,7 @@ export function scoreLines(results: GradeResults): string[] {
  */
 export function textReportStart(info: RunInfo, colour: boolean): { text: string; idWidth: number } {
   const pc = createColors(colour);
-  const visible = info.cases.filter((c) => !isPrivateCase(c));
+  const visible = info.cases.filter((c) => !c.private);
   let longest = 0;
   for (const c of visible.length > 0 ? visible : info.cases)
     longest = Math.max(longest, textLine(c.id).length);
@@ -180,11 +177,40 @@ export function textReportCase(r: CaseResult, idWidth: number, colour: boolean):
       : pc.red(MARK[r.status]);
   const points = `${r.points}/${r.maxPoints}`.padStart(5);
   const tag = r.required ? "" : pc.dim(" (extension)");
-  const why = passed(r)
-    ? ""
-    : `  ${textLine(r.reason === "not-implemented" ? r.message : `${r.reason ?? r.status}: ${r.message}`)}`;
+  const why = passed(r) ? "" : `  ${failureLine(r)}`;
   const details = detailLines(r, { colour, rerun: true });
   return `${mark} ${textLine(r.id).padEnd(idWidth)} ${points}${tag}${why}\n${details.length > 0 ? `${details.map((l) => `      ${l}`).join("\n")}\n` : ""}`;
+}
+
+/**
+ * The cases whose names changed after their lines were written (a name checked against every
+ * case, diagnose/case.ts): a heading, then each such case's id and its advice as it stands, the
+ * names confirmed or, when none stands, the hint. Empty when no name changed.
+ *
+ * @param written each case's record as its line was written, by id
+ * @param final every case's final record
+ */
+export function renamedLines(
+  written: ReadonlyMap<string, CaseResult>,
+  final: readonly CaseResult[],
+  colour: boolean,
+): string {
+  const pc = createColors(colour);
+  const changed = final.filter((r) => {
+    const before = written.get(r.id);
+    return (
+      before !== undefined &&
+      r.explanation !== null &&
+      (before.mistakes.length !== r.mistakes.length ||
+        before.mistakes.some((id, i) => id !== r.mistakes[i]))
+    );
+  });
+  if (changed.length === 0) return "";
+  const blocks = changed.map((r) => {
+    const [first = "", ...rest] = r.explanation === null ? [] : adviceLines(r.explanation.advice);
+    return [`${textLine(r.id)}:`, `    ${first}`, ...rest.map((l) => `    ${l}`)].join("\n");
+  });
+  return `\n${pc.bold("Checked against every case, these names change:")}\n${blocks.join("\n")}\n`;
 }
 
 /**

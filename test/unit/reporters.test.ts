@@ -204,7 +204,13 @@ describe("gradescope", () => {
     const secret = {
       ...pass,
       id,
-      case: { ...pass.case, id, source: { kind: "private", folder: "secret" } as const },
+      name: `${id}: ${pass.title}`,
+      private: true,
+      folder: "secret",
+      caseFile: null,
+      decodeOnly: false,
+      rerun: `npm run grade -- alice --fixtures secret --only ${id}`,
+      example: null,
     };
     const [, , crash, stub] = results().cases;
     if (crash === undefined || stub === undefined) throw new Error("results() has four cases");
