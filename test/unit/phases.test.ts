@@ -194,6 +194,18 @@ describe("one grading", () => {
     expect(mostAtOnce(events.slice(firstPrivateStart))).toBe(3);
   });
 
+  it("publishes a case that names a mistake as soon as the cases before it are, not once all have run", async () => {
+    const events: Event[] = [];
+    const behave = (c: Case) => (c.id === TRUNCATED ? crashRun() : rightRun(c));
+    const results = await gradeSubmission(fakeGrading("alice", caseSet(), events, behave));
+    expect(results.cases.find((r) => r.id === TRUNCATED)?.mistakes).toEqual(["crash-on-bad-bytes"]);
+    const published = events.findIndex((e) => e.kind === "published" && e.id === TRUNCATED);
+    const lastVisibleEnd = lastIndex(events, (e) => e.kind === "end" && !e.private);
+    expect(published).toBeGreaterThan(0);
+    // The generated cases after it were still running when it was published.
+    expect(published).toBeLessThan(lastVisibleEnd);
+  });
+
   it("publishes the visible cases before the private phase starts, in grading order", async () => {
     const events: Event[] = [];
     await gradeSubmission(fakeGrading("alice", caseSet(), events));

@@ -25,6 +25,7 @@ import {
 } from "../../grader/batch/gradebook.ts";
 import { mistakeCounts } from "../../grader/batch/report-html.ts";
 import { junitXml } from "../../grader/report/junit.ts";
+import { MemorySink } from "../../grader/report/reporter.ts";
 import { textReporter } from "../../grader/report/text.ts";
 import { passed, everyRequiredPassed, type GradeResults } from "../../grader/results.ts";
 import { parseJunit, type JunitSuite } from "../helpers/readers.ts";
@@ -96,6 +97,43 @@ describe("the results every reporter formats", () => {
       kind: "mistakes",
       mistakes: [{ id: "global-assignment", lesson: "topics-are-independent-the-skew" }],
     });
+  });
+});
+
+describe("text, written live", () => {
+  /** The text report of one case written with `live` names, then ended with `final` ones. */
+  function liveThenFinal(live: string[], final: string[]): string {
+    const run = rawRun({ stdout: '{"c-1":{"a":[0,1,2]},"c-2":{}}\n' });
+    const first = judgedResult(SKEW, run, "alice", live);
+    const memory = new MemorySink();
+    const reporter = textReporter(memory);
+    reporter.onRunStart?.({ submission: "alice", cases: [first], kit: results().kit });
+    reporter.onCaseResult?.(first);
+    reporter.onRunEnd?.(gradeResults("alice", [judgedResult(SKEW, run, "alice", final)]));
+    return memory.text();
+  }
+
+  it("ends with the names that stand where checking every case changed them", () => {
+    const text = liveThenFinal(["global-assignment", "numeric-order"], ["global-assignment"]);
+    expect(text).toContain(
+      [
+        "",
+        "Checked against every case, these names change:",
+        `${SKEW}:`,
+        "    This looks like: one assignment across all topics (global-assignment).",
+        "    Your program seems to pool the partitions of every topic and split them once. The range assignor works topic by topic: for each topic, only that topic's subscribers, in member order, share its partitions.",
+        "    Read LESSON.md#topics-are-independent-the-skew",
+        "",
+        "Required:  0/2 points, 0 of 1 case passed",
+      ].join("\n"),
+    );
+    // The case's own line was written with the names it had then.
+    expect(text.indexOf("This looks like one of:")).toBeLessThan(text.indexOf("Checked against"));
+  });
+
+  it("adds nothing where the names stood", () => {
+    const text = liveThenFinal(["global-assignment"], ["global-assignment"]);
+    expect(text).not.toContain("Checked against every case");
   });
 });
 
