@@ -1,7 +1,8 @@
 /**
  * `tsx scripts/equivalence.ts --out DIR [--only LABEL]...`: what a user sees of the kit's
- * gradings, written to DIR so that two kits (before and after a change) can be compared with
- * `diff -r`. Not a test: it judges nothing.
+ * gradings, written to DIR so that two kits (before and after a change) can be compared:
+ * `tsx scripts/equivalence.ts --compare BEFORE AFTER` names the files that differ, grading by
+ * grading, and `diff -r BEFORE AFTER` shows how. Not a test: it judges nothing.
  *
  * Graded, each with every report format at once (each to its own file, the GitHub job summary and
  * step output too): the reference, the starter, every mutant of the instructor kit, every program
@@ -16,6 +17,7 @@
 import { spawnSync } from "node:child_process";
 import {
   cpSync,
+  existsSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -238,10 +240,56 @@ function runGrader(args: string[], out: string, files: string): void {
   copyNormalised(files, out);
 }
 
+/** Every file under `dir`, as paths relative to it. */
+function filesUnder(dir: string, prefix = ""): string[] {
+  return readdirSync(join(dir, prefix))
+    .sort()
+    .flatMap((name) => {
+      const path = prefix === "" ? name : join(prefix, name);
+      return statSync(join(dir, path)).isDirectory() ? filesUnder(dir, path) : [path];
+    });
+}
+
+/**
+ * `--compare BEFORE AFTER`: one line per grading whose files differ, naming them (`diff -r`
+ * shows how), and the gradings only one side has.
+ */
+function compare(before: string, after: string): void {
+  const labels = [...new Set([...readdirSync(before), ...readdirSync(after)])].sort();
+  let same = 0;
+  for (const label of labels) {
+    const [a, b] = [join(before, label), join(after, label)];
+    if (!existsSync(a) || !existsSync(b)) {
+      process.stdout.write(`${label}: only in ${existsSync(a) ? before : after}\n`);
+      continue;
+    }
+    const files = [...new Set([...filesUnder(a), ...filesUnder(b)])].sort();
+    const differ = files.filter((f) => {
+      const [x, y] = [join(a, f), join(b, f)];
+      return !existsSync(x) || !existsSync(y) || !readFileSync(x).equals(readFileSync(y));
+    });
+    if (differ.length === 0) same++;
+    else process.stdout.write(`${label}: ${differ.join(", ")}\n`);
+  }
+  process.stdout.write(`${same} of ${labels.length} gradings the same\n`);
+}
+
 async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: { out: { type: "string" }, only: { type: "string", multiple: true } },
+  const { values, positionals } = parseArgs({
+    options: {
+      out: { type: "string" },
+      only: { type: "string", multiple: true },
+      compare: { type: "boolean" },
+    },
+    allowPositionals: true,
   });
+  if (values.compare === true) {
+    const [before, after] = positionals;
+    if (before === undefined || after === undefined)
+      throw new Error("usage: tsx scripts/equivalence.ts --compare BEFORE AFTER");
+    compare(before, after);
+    return;
+  }
   if (values.out === undefined)
     throw new Error("usage: tsx scripts/equivalence.ts --out DIR [--only LABEL]...");
   const out = values.out;
