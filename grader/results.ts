@@ -59,8 +59,14 @@ export interface NamedMistake {
 }
 
 /** What to do about a failed case: the mistakes named, or else the case's hint. */
-export type Advice =
-  { kind: "mistakes"; mistakes: NamedMistake[] } | { kind: "hint"; hint: string; lesson: string };
+export type Advice = { kind: "mistakes"; mistakes: NamedMistake[] } | CaseHint;
+
+/** A case's own hint and lesson section, true of the case whatever the program's mistake. */
+export interface CaseHint {
+  kind: "hint";
+  hint: string;
+  lesson: string;
+}
 
 /** What a report may show of a failure beyond the advice (public cases; never for a stub). */
 export interface ExplanationDetails {
@@ -78,6 +84,11 @@ export interface Explanation {
   /** null for a stub and a skipped case, whose one line says it all. */
   details: ExplanationDetails | null;
   advice: Advice;
+  /**
+   * The case's hint, for a report written before the names are checked against every case (the
+   * text report's case lines): a name on one case may not stand once the others have run.
+   */
+  hint: CaseHint;
 }
 
 /**

@@ -193,7 +193,10 @@ function advice(r: GradedCase): Advice {
  */
 export function explain(r: GradedCase, context: ExplainContext): Explanation | null {
   if (passed(r)) return null;
-  const base = { advice: advice(r) };
+  const base = {
+    advice: advice(r),
+    hint: { kind: "hint", hint: r.case.hint, lesson: r.case.lesson } as const,
+  };
   // A private case's input and answer are never shown, whichever report this goes into.
   if (r.reason === "not-implemented" || r.status === "skipped" || isPrivateCase(r.case))
     return { ...base, details: null };

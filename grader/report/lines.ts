@@ -58,10 +58,24 @@ export function adviceLines(advice: Advice): string[] {
   return lines.map(printable);
 }
 
+/** adviceLines with a named mistake's first line in yellow. */
+function coloredAdvice(advice: Advice, pc: ReturnType<typeof createColors>): string[] {
+  const [first = "", ...rest] = adviceLines(advice);
+  return [advice.kind === "mistakes" ? pc.yellow(first) : first, ...rest];
+}
+
 /** The line that stands for a drawing that could not be made: its error, printable, cut at 200. */
 function notDrawnLine(part: NotDrawn): string {
   return `(the grader could not draw this case's explanation: ${printable(part.error).slice(0, 200)})`;
 }
+
+/**
+ * What a case line written before the names are confirmed says where its own outcome names
+ * mistakes: a name may not stand once every case has run, so the line gives none, and says
+ * "if", as the pass over every case may withdraw them all (confirmedLines gives those that stand).
+ */
+export const NAMED_AT_THE_END =
+  "(if a likely mistake holds up against every case, it is named at the end)";
 
 /**
  * The detail block under a case that did not pass, one report line per entry (empty for a pass, a
@@ -69,8 +83,14 @@ function notDrawnLine(part: NotDrawn): string {
  * sentences), the hex dump, the end of standard error behind a `|` gutter, the advice, and with
  * `rerun` the command that reruns the case. Each line safe for a terminal; ANSI colour only when
  * `colour` is true.
+ *
+ * With `unconfirmed`, for a record whose names are not yet checked against every case: the case's
+ * hint instead of the advice, and where the advice names mistakes, NAMED_AT_THE_END after it.
  */
-export function detailLines(r: CaseResult, options: { colour: boolean; rerun: boolean }): string[] {
+export function detailLines(
+  r: CaseResult,
+  options: { colour: boolean; rerun: boolean; unconfirmed?: boolean },
+): string[] {
   const details = r.explanation?.details;
   if (r.explanation === null || details === undefined || details === null) return [];
   const pc = createColors(options.colour);
@@ -118,8 +138,12 @@ export function detailLines(r: CaseResult, options: { colour: boolean; rerun: bo
     lines.push(pc.dim(`last lines of standard error:`));
     lines.push(...guttered(details.stderrTail, { gutter: `  ${pc.dim("|")} ` }));
   }
-  const [first = "", ...rest] = adviceLines(r.explanation.advice);
-  lines.push(r.explanation.advice.kind === "mistakes" ? pc.yellow(first) : first, ...rest);
+  if (options.unconfirmed === true) {
+    lines.push(...adviceLines(r.explanation.hint));
+    if (r.explanation.advice.kind === "mistakes") lines.push(pc.dim(NAMED_AT_THE_END));
+  } else {
+    lines.push(...coloredAdvice(r.explanation.advice, pc));
+  }
   if (options.rerun) lines.push(`${pc.dim("rerun:")} ${textLine(r.rerun)}`);
   return lines;
 }
@@ -166,9 +190,14 @@ export function textReportStart(info: RunInfo, colour: boolean): { text: string;
 
 /**
  * One case in the text report: its line (mark, id, points, why it did not pass) and, indented
- * under it, its detail lines with the rerun command.
+ * under it, its detail lines with the rerun command (detailLines; `unconfirmed` as there).
  */
-export function textReportCase(r: CaseResult, idWidth: number, colour: boolean): string {
+export function textReportCase(
+  r: CaseResult,
+  idWidth: number,
+  colour: boolean,
+  unconfirmed = false,
+): string {
   const pc = createColors(colour);
   const mark = passed(r)
     ? pc.green(MARK.pass)
@@ -178,39 +207,30 @@ export function textReportCase(r: CaseResult, idWidth: number, colour: boolean):
   const points = `${r.points}/${r.maxPoints}`.padStart(5);
   const tag = r.required ? "" : pc.dim(" (extension)");
   const why = passed(r) ? "" : `  ${failureLine(r)}`;
-  const details = detailLines(r, { colour, rerun: true });
+  const details = detailLines(r, { colour, rerun: true, unconfirmed });
   return `${mark} ${textLine(r.id).padEnd(idWidth)} ${points}${tag}${why}\n${details.length > 0 ? `${details.map((l) => `      ${l}`).join("\n")}\n` : ""}`;
 }
 
 /**
- * The cases whose names changed after their lines were written (a name checked against every
- * case, diagnose/case.ts): a heading, then each such case's id and its advice as it stands, the
- * names confirmed or, when none stands, the hint. Empty when no name changed.
+ * The mistakes that stand once every case has run (diagnose/case.ts confirms them), for case
+ * lines written before that (textReportCase with `unconfirmed`): a heading, then each case whose
+ * detail lines would name mistakes, by its display name (indented, so that only the grader's own
+ * words start a line), with the advice lines those detail lines would hold, as indented there, in
+ * grading order. Empty when no case names one.
  *
- * @param written each case's record as its line was written, by id
- * @param final every case's final record
+ * @param final every case's record, its names confirmed
  */
-export function renamedLines(
-  written: ReadonlyMap<string, CaseResult>,
-  final: readonly CaseResult[],
-  colour: boolean,
-): string {
+export function confirmedLines(final: readonly CaseResult[], colour: boolean): string {
   const pc = createColors(colour);
-  const changed = final.filter((r) => {
-    const before = written.get(r.id);
-    return (
-      before !== undefined &&
-      r.explanation !== null &&
-      (before.mistakes.length !== r.mistakes.length ||
-        before.mistakes.some((id, i) => id !== r.mistakes[i]))
-    );
+  const blocks = final.flatMap((r) => {
+    const explanation = r.explanation;
+    if (explanation === null || explanation.details === null) return [];
+    if (explanation.advice.kind !== "mistakes") return [];
+    const advice = coloredAdvice(explanation.advice, pc).map((l) => `      ${l}`);
+    return [[`  ${textLine(r.name)}`, ...advice].join("\n")];
   });
-  if (changed.length === 0) return "";
-  const blocks = changed.map((r) => {
-    const [first = "", ...rest] = r.explanation === null ? [] : adviceLines(r.explanation.advice);
-    return [`${textLine(r.id)}:`, `    ${first}`, ...rest.map((l) => `    ${l}`)].join("\n");
-  });
-  return `\n${pc.bold("Checked against every case, these names change:")}\n${blocks.join("\n")}\n`;
+  if (blocks.length === 0) return "";
+  return `\n${pc.bold("Checked against every case, these mistakes stand:")}\n${blocks.join("\n")}\n`;
 }
 
 /**

@@ -559,8 +559,12 @@ function failed(
   return { ...record, rerun: `npm run grade -- <mutant> --only ${id}` };
 }
 
-/** The detail lines the text report shows under a case (rerun command included). */
-const failureDetails = (r: CaseResult) => detailLines(r, { colour: false, rerun: true });
+/**
+ * The detail lines the text report shows under a case as it is graded (rerun command included),
+ * before its names are checked against the other cases.
+ */
+const failureDetails = (r: CaseResult) =>
+  detailLines(r, { colour: false, rerun: true, unconfirmed: true });
 
 /** The detail lines of one case in a recorded report, without the reporter's indentation. */
 function recorded(file: string, id: string): string[] {
