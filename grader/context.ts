@@ -10,15 +10,11 @@ import { FileOutcomes, FirstOf, type OutcomeSource } from "./diagnose/diagnose.t
 import { SetupError } from "./errors.ts";
 import { fixtureHash } from "./cases/hash.ts";
 import { FixtureSchemas, isPrivateCase, loadCases, visibleFirst, type Case } from "./cases/load.ts";
-import { prepareProgram, type GradeOptions, type PreparedProgram } from "./grade.ts";
+import type { GradeOptions } from "./grade.ts";
+import { prepareProgram, type PreparedProgram } from "./run/prepare.ts";
 import { BUILT_IN_CASES_DIR, isInstructorKit, KIT_ROOT, kitVersion } from "./kit.ts";
 import { MEMORY_MIB, OUTPUT_CAP_BYTES } from "./limits.ts";
-import {
-  rerunCommand,
-  withoutFixtures,
-  type GradeCommand,
-  type SubmissionTarget,
-} from "./options.ts";
+import type { GradeCommand, SubmissionTarget } from "./options.ts";
 import { textLine } from "./report/escape.ts";
 import type { Reporter } from "./report/reporter.ts";
 import {
@@ -147,19 +143,6 @@ export function selectCases(cases: readonly Case[], only: readonly string[]): Ca
     );
   }
   return cases.filter((c) => only.includes(c.id));
-}
-
-/**
- * How a grading names the command that reruns one case (GradeOptions.rerunCommand): `args` and
- * `--only ID` for a private case; a visible case's leaves out the `--fixtures` folders
- * (options.ts withoutFixtures), as a student may read it.
- *
- * @param args the arguments that grade the same way (GradeCommand.rerunArgs, after the
- *   submission as typed where the context has one)
- */
-export function caseRerun(args: readonly string[]): GradeOptions["rerunCommand"] {
-  const visibleArgs = withoutFixtures(args);
-  return (c) => rerunCommand(isPrivateCase(c) ? args : visibleArgs, c.id);
 }
 
 /**
@@ -293,7 +276,7 @@ export async function prepareGrading(command: GradeCommand): Promise<GradingCont
         visibleFixtures,
         reporters,
         diagnosis,
-        rerunCommand: caseRerun(command.rerunArgs),
+        rerun: { args: command.rerunArgs },
         prepared,
       };
     },

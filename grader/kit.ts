@@ -54,3 +54,8 @@ export function isInstructorKit(): boolean {
     existsSync(join(KIT_ROOT, "solution", "src", "main.ts"))
   );
 }
+
+/** npm runs scripts from the package root; INIT_CWD is where the user typed the command. */
+export function userCwd(): string {
+  return process.env.INIT_CWD ?? process.cwd();
+}

@@ -7,29 +7,10 @@ import { isAbsolute, join, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { quote } from "shell-quote";
 import { SetupError } from "./errors.ts";
-import { defaultSubmission, isInstructorKit, KIT_ROOT } from "./kit.ts";
+import { defaultSubmission, isInstructorKit, KIT_ROOT, userCwd } from "./kit.ts";
+import { FORMAT_NAMES, isFormatName, type FormatName } from "./format-names.ts";
 
-/**
- * The report formats `--format NAME[=FILE]` accepts, in the order the help lists them. Each has a
- * reporter in report/ (report/formats.ts maps the names to them).
- */
-export const FORMAT_NAMES = [
-  "text",
-  "json",
-  "junit",
-  "junit-files",
-  "gradescope",
-  "github",
-  "classroom",
-  "exercism",
-] as const;
-
-export type FormatName = (typeof FORMAT_NAMES)[number];
-
-/** True when `name` is one of the formats --format accepts. */
-export function isFormatName(name: string): name is FormatName {
-  return (FORMAT_NAMES as readonly string[]).includes(name);
-}
+export { FORMAT_NAMES, isFormatName, userCwd, type FormatName };
 
 /**
  * The grader's help: in the instructor kit, every option and examples with the kit's folders; in
@@ -193,11 +174,6 @@ export function withoutFixtures(args: readonly string[]): string[] {
     if (arg === "--cmd" && i + 1 < args.length) kept.push(args[++i] as string);
   }
   return kept;
-}
-
-/** npm runs scripts from the package root; INIT_CWD is where the user typed the command. */
-export function userCwd(): string {
-  return process.env.INIT_CWD ?? process.cwd();
 }
 
 function parsePositiveInt(text: string, option: string, unit: string): number {

@@ -1,15 +1,14 @@
 /**
  * What grading produces, as data: one CaseResult per case (its verdict, the mistakes named, and
- * for a case that did not pass one structured Explanation) and the run's GradeResults. grade.ts
- * builds them (the explanation with explain/); every reporter, the watch loop and the batch only
- * read them. The explanation holds what a report shows as typed fields, never as escaped or
+ * for a case that did not pass one structured Explanation) and the run's GradeResults. record.ts
+ * builds each case's (the explanation with explain/); every reporter, the watch loop and the
+ * batch only read them. The explanation holds what a report shows as typed fields, never as escaped or
  * coloured text: each format escapes and colours it where it writes it (report/escape.ts).
  *
  * Also what a student may see of a grading (`studentView`), and the one definition of passing: a case passed (`passed`) and a grading passed
  * (`everyRequiredPassed`), for the exit code, the batch and the class report alike.
  */
-import { isPrivateCase, type Case } from "./cases/load.ts";
-import type { Reason, Status, Verdict } from "./verdict/verdict.ts";
+import type { Reason, Status } from "./verdict/verdict.ts";
 
 /** One line of expected against actual: ` ` both, `-` expected, `+` actual, `…` a note. */
 export interface DiffLine {
@@ -60,8 +59,14 @@ export interface NamedMistake {
 }
 
 /** What to do about a failed case: the mistakes named, or else the case's hint. */
-export type Advice =
-  { kind: "mistakes"; mistakes: NamedMistake[] } | { kind: "hint"; hint: string; lesson: string };
+export type Advice = { kind: "mistakes"; mistakes: NamedMistake[] } | CaseHint;
+
+/** A case's own hint and lesson section, true of the case whatever the program's mistake. */
+export interface CaseHint {
+  kind: "hint";
+  hint: string;
+  lesson: string;
+}
 
 /** What a report may show of a failure beyond the advice (public cases; never for a stub). */
 export interface ExplanationDetails {
@@ -79,15 +84,43 @@ export interface Explanation {
   /** null for a stub and a skipped case, whose one line says it all. */
   details: ExplanationDetails | null;
   advice: Advice;
-  /** The command line that grades just this case again (options.ts rerunCommand). */
-  rerun: string;
+  /**
+   * The case's hint, for a report written before the names are checked against every case (the
+   * text report's case lines): a name on one case may not stand once the others have run.
+   */
+  hint: CaseHint;
 }
 
-/** One case's result: the results file's fields plus what the reports show. */
+/**
+ * What a report may show of a visible case to run it by hand: the input in brief and the expected
+ * answer as one line of text.
+ */
+export interface CaseExample {
+  input: string;
+  expected: string;
+}
+
+/**
+ * One case's record: everything any report prints about the case, built once (record.ts). A
+ * private case's record holds nothing of its input or answer (no member id, topic, byte or
+ * expected value, in any field): what a report cannot hold it cannot leak.
+ */
 export interface CaseResult {
   id: string;
   title: string;
+  /** How reports name the case: `<id>: <title>`, with ` (extension)` for an extension case. */
+  name: string;
   required: boolean;
+  /** A case of a --fixtures folder: students never see it (studentView). */
+  private: boolean;
+  /** The folder a private case came from (its id's first part); null for the others. */
+  folder: string | null;
+  /** A built-in case's case.json, an absolute path; null for the others. */
+  caseFile: string | null;
+  /** Whether the program ran with --decode. */
+  mode: "assign" | "decode";
+  /** decodeSubscription alone decides the case (a decode, or bytes Kafka rejects); never for a private case. */
+  decodeOnly: boolean;
   status: Status;
   reason: Reason | null;
   points: number;
@@ -97,14 +130,20 @@ export interface CaseResult {
   /** Every catalogued mistake the outcome matches (most specific first; usually one). */
   mistakes: string[];
   message: string;
-  case: Case;
-  verdict: Verdict;
-  /** Standard error as the program wrote it (capped). */
+  /** The line saying why the case did not pass, not yet escaped: `<reason>: <message>`, a stub's message alone. */
+  why: string;
+  /** Standard error as the program wrote it (capped); empty for a private case. */
   stderr: string;
   /** Wall-clock time of the run, milliseconds (not part of any verdict). */
   durationMs: number;
   /** CPU time the program used, milliseconds, where the sandbox measured it. */
   cpuMs: number | null;
+  /** The command line that grades just this case again, as this grading was started. */
+  rerun: string;
+  /** The command that grades just this case in a student's handout (`npm run grade -- --only ID`). */
+  handoutRerun: string;
+  /** The input in brief and the answer, for a visible case; null for a private one. */
+  example: CaseExample | null;
   /** Built once, when the case is graded; null for a case that passed. */
   explanation: Explanation | null;
 }
@@ -150,7 +189,7 @@ export function everyRequiredPassed(
  * Gradescope's top-level output while private tests are hidden. Applying it twice changes nothing.
  */
 export function studentView(results: GradeResults): GradeResults {
-  const cases = results.cases.filter((r) => !isPrivateCase(r.case));
+  const cases = results.cases.filter((r) => !r.private);
   const sum = (required: boolean, key: "points" | "maxPoints") =>
     cases.filter((r) => r.required === required).reduce((total, r) => total + r[key], 0);
   return {
@@ -167,5 +206,5 @@ export function studentView(results: GradeResults): GradeResults {
 
 /** True when a grading had private cases (which studentView leaves out). */
 export function hasPrivateCases(results: Pick<GradeResults, "cases">): boolean {
-  return results.cases.some((r) => isPrivateCase(r.case));
+  return results.cases.some((r) => r.private);
 }

@@ -14,7 +14,7 @@ import { availableParallelism } from "node:os";
 import { join, relative } from "node:path";
 import { watch } from "chokidar";
 import { createColors } from "picocolors";
-import { caseRerun, type GradingContext } from "./context.ts";
+import type { GradingContext } from "./context.ts";
 import { SetupError } from "./errors.ts";
 import { defaultSubmission } from "./kit.ts";
 import { gradeSubmission } from "./grade.ts";
@@ -132,7 +132,7 @@ export function runWatch(command: GradeCommand, context: GradingContext): Promis
       try {
         const results = await gradeSubmission({
           ...context.gradeOptions(target, progress),
-          rerunCommand: caseRerun(rerunArgs),
+          rerun: { args: rerunArgs },
           signal,
         });
         if (signal.aborted) return;

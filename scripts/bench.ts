@@ -4,7 +4,7 @@
  * a number. `--only` (repeatable) measures some parts: grading, batch, large-group, decoder.
  *
  *   floor          (with grading or batch) one case's process chain exactly as the grader starts
- *                  it (grade.ts runCase: run identity, sandbox wrappers, Node's permission model,
+ *                  it (run/prepare.ts runCase: run identity, sandbox wrappers, Node's permission model,
  *                  limits) running an empty program, and the bare `node -e 0` beside it; the
  *                  floor for a grading is cases x that sandboxed start / the cores available
  *                  (os.availableParallelism()), and grading figures are given as ratios to it
@@ -32,7 +32,7 @@ import { CATALOGUE } from "../grader/diagnose/catalogue.ts";
 import { caseConcurrency } from "../grader/context.ts";
 import { FixtureSchemas, loadCases } from "../grader/cases/load.ts";
 import { BUILT_IN_CASES_DIR } from "../grader/kit.ts";
-import { runCase, type Program } from "../grader/grade.ts";
+import { runCase, type Program } from "../grader/run/prepare.ts";
 import { MEMORY_MIB, OUTPUT_CAP_BYTES } from "../grader/limits.ts";
 import { programRun } from "../grader/run/program.ts";
 import { sandboxFeatures } from "../grader/run/sandbox.ts";
@@ -173,7 +173,7 @@ if (measures("grading") || measures("batch")) {
     name: `floor: one sandboxed start (mode ${sandboxFeatures().mode})`,
     value: sandboxedStartMs,
     unit: "ms",
-    clock: `grade.ts runCase on an empty program file, start to end, median of ${STARTS} after one warm-up`,
+    clock: `run/prepare.ts runCase on an empty program file, start to end, median of ${STARTS} after one warm-up`,
   });
   add({
     name: "floor: the same chain running `-e 0`",

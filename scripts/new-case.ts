@@ -28,7 +28,7 @@ import {
   type Mode,
   type ProgramInput,
 } from "../grader/cases/load.ts";
-import { prepareProgram, runCase } from "../grader/grade.ts";
+import { prepareProgram, runCase } from "../grader/run/prepare.ts";
 import { KIT_ROOT } from "../grader/kit.ts";
 // The case files' JSON layout, the same as fixtures/cases/ (one writer for both).
 import { formatJson } from "../fixtures/recipes/write.ts";

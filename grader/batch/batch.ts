@@ -17,11 +17,13 @@
  */
 import { isAbsolute, join, relative } from "node:path";
 import pLimit from "p-limit";
-import { caseConcurrency, caseRerun, type GradingContext } from "../context.ts";
+import { caseConcurrency, type GradingContext } from "../context.ts";
 import { SetupError } from "../errors.ts";
-import { gradeSubmission, type GradeOptions, type PreparedProgram } from "../grade.ts";
+import { gradeSubmission, type GradeOptions } from "../grade.ts";
+import type { PreparedProgram } from "../run/prepare.ts";
 import { PhaseGate } from "../phases.ts";
-import { userCwd, type GradeCommand, type SubmissionTarget } from "../options.ts";
+import { userCwd } from "../kit.ts";
+import type { GradeCommand, SubmissionTarget } from "../options.ts";
 import { resultsJson } from "../report/json.ts";
 import { everyRequiredPassed } from "../results.ts";
 import type { CaseInfo, SubmissionResults } from "./gradebook.ts";
@@ -119,7 +121,7 @@ async function gradeEntry(
   const where = relative(userCwd(), entry.path) || ".";
   const options = {
     ...context.gradeOptions(folderTarget(entry), [{ onCaseResult: onCase }]),
-    rerunCommand: caseRerun([where, ...command.rerunArgs]),
+    rerun: { args: [where, ...command.rerunArgs] },
     ...ahead,
   };
   try {

@@ -5,7 +5,7 @@
  * Submission names are chosen by students: they are written through textLine (escape.ts).
  */
 import { isAbsolute, relative } from "node:path";
-import { userCwd } from "../options.ts";
+import { userCwd } from "../kit.ts";
 import { textLine } from "../report/escape.ts";
 import { shownName } from "./names.ts";
 

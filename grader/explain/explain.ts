@@ -1,8 +1,8 @@
 /**
- * One explanation per case that did not pass, built once when the case is graded (grade.ts): the
+ * One explanation per case that did not pass, built once when the case's record is (record.ts): the
  * input in brief, how the answer compares (a grid of owners, a line diff, or expected against
  * what the program did), the hex dump of the bytes that matter, the end of standard error, the
- * advice (the named mistake, or the case's hint) and the command that reruns the case. All of it
+ * advice (the named mistake, or the case's hint). All of it
  * data (results.ts); the reports format it and never analyse anything themselves.
  *
  * The drawings run on what a program printed, which can be anything: each is bounded (grid.ts,
@@ -21,12 +21,12 @@ import {
   passed,
   type Advice,
   type BytesDump,
-  type CaseResult,
   type Comparison,
   type Explanation,
   type NotDrawn,
 } from "../results.ts";
 import { describeOutcome } from "../verdict/outcome.ts";
+import type { Reason, Status, Verdict } from "../verdict/verdict.ts";
 import { ANSWER_SIZE_FACTOR, answerSize, describeSize } from "../verdict/answer-size.ts";
 import { programTextLines } from "../printable.ts";
 import { lineDiff, outputLines } from "./diff.ts";
@@ -36,10 +36,20 @@ import { decodeFocus, hexDump } from "./hexdump.ts";
 /** Lines of standard error kept for an error's explanation (its end: where a stack trace is). */
 export const STDERR_TAIL_LINES = 8;
 
-/** What explain needs besides the result itself. */
+/** A graded case as explain reads it: the case and its verdict, before any report sees them. */
+export interface GradedCase {
+  case: Case;
+  verdict: Verdict;
+  status: Status;
+  reason: Reason | null;
+  /** The catalogued mistakes named (diagnose/), most specific first. */
+  mistakes: readonly string[];
+  /** Standard error as the program wrote it (capped). */
+  stderr: string;
+}
+
+/** What explain needs besides the graded case itself. */
 export interface ExplainContext {
-  /** The command line that reruns this case. */
-  rerun: string;
   /** The recorded field boundaries of the case's members' bytes (diagnosis data), if any. */
   layouts?: ReadonlyMap<string, MemberBytes> | undefined;
 }
@@ -83,7 +93,7 @@ export function memberSetLines(expected: AssignmentOutput, actual: AssignmentOut
 }
 
 /** How the answer compares: a grid for a wrong assignment, a diff for a wrong decode, or words. */
-function comparison(r: Omit<CaseResult, "explanation">): Comparison {
+function comparison(r: GradedCase): Comparison {
   const c = r.case;
   const expected = c.expected;
   const actual = r.verdict.actual;
@@ -129,7 +139,7 @@ function comparison(r: Omit<CaseResult, "explanation">): Comparison {
  * or the first it decoded wrong), when the recorded data has that member's fields; else null.
  */
 function bytesDump(
-  r: Omit<CaseResult, "explanation">,
+  r: GradedCase,
   layouts: ReadonlyMap<string, MemberBytes> | undefined,
 ): BytesDump | null {
   const c: Case = r.case;
@@ -160,7 +170,7 @@ function bytesDump(
 }
 
 /** The named mistakes (catalogue order as given, unknown ids left out), else the case's hint. */
-function advice(r: Omit<CaseResult, "explanation">): Advice {
+function advice(r: GradedCase): Advice {
   const named = r.mistakes.flatMap((id) => {
     const m = CATALOGUE.get(id);
     return m === undefined
@@ -174,19 +184,19 @@ function advice(r: Omit<CaseResult, "explanation">): Advice {
 
 /**
  * The explanation of one graded case: null when it passed; for a stub, a skipped case or a private
- * case only the advice and the rerun command; otherwise the details too (the comparison; the hex dump for a
+ * case only the advice; otherwise the details too (the comparison; the hex dump for a
  * wrong answer or a crash; the last STDERR_TAIL_LINES lines of standard error for an error).
  * Never throws on what the program printed: a drawing that throws is a NotDrawn part.
  *
  * @param r the graded case (its verdict, standard error and named mistakes)
- * @param context the rerun command, and the recorded byte layouts of the case's members
+ * @param context the recorded byte layouts of the case's members
  */
-export function explain(
-  r: Omit<CaseResult, "explanation">,
-  context: ExplainContext,
-): Explanation | null {
+export function explain(r: GradedCase, context: ExplainContext): Explanation | null {
   if (passed(r)) return null;
-  const base = { advice: advice(r), rerun: context.rerun };
+  const base = {
+    advice: advice(r),
+    hint: { kind: "hint", hint: r.case.hint, lesson: r.case.lesson } as const,
+  };
   // A private case's input and answer are never shown, whichever report this goes into.
   if (r.reason === "not-implemented" || r.status === "skipped" || isPrivateCase(r.case))
     return { ...base, details: null };

@@ -69,7 +69,7 @@ function annotationMessage(r: CaseResult): string {
   const lines = [failureLine(r)];
   if (r.explanation !== null) {
     lines.push(...adviceLines(r.explanation.advice));
-    lines.push(`rerun: ${textLine(r.explanation.rerun)}`);
+    lines.push(`rerun: ${textLine(r.rerun)}`);
   }
   return capped(lines.join("\n"), MESSAGE_MAX_CHARS);
 }
@@ -195,7 +195,7 @@ export function githubSummary(graded: GradeResults): string {
  */
 function studentText(results: GradeResults): string {
   const start = textReportStart(
-    { submission: results.submission, cases: results.cases.map((r) => r.case), kit: results.kit },
+    { submission: results.submission, cases: results.cases, kit: results.kit },
     false,
   );
   const cases = results.cases.map((r) => textReportCase(r, start.idWidth, false));

@@ -69,11 +69,11 @@ export function classroomResult(graded: GradeResults): ClassroomRunnerResult {
   const results = studentView(graded);
   const required = results.cases.filter((r) => r.required);
   const tests = required.map((r): ClassroomTest => ({
-    name: textLine(`${r.id}: ${r.title}`),
+    name: textLine(r.name),
     status: testStatus(r),
     score: r.points,
     message: passed(r) ? null : capped(failureLine(r), MESSAGE_MAX_CHARS),
-    test_code: r.explanation === null ? "" : textLine(r.explanation.rerun),
+    test_code: r.explanation === null ? "" : textLine(r.rerun),
     filename: "",
     line_no: 0,
     duration: Math.round(r.durationMs),

@@ -6,9 +6,6 @@
  * Exercism shows `message`, `output` and `test_code` to the student as text: they are escaped as
  * the text report's (escape.ts), and the JSON bytes are written by safeJson.
  */
-import { inputBrief } from "../cases/brief.ts";
-import { isPrivateCase } from "../cases/load.ts";
-import { rerunCommand } from "../options.ts";
 import { passed, studentView, type CaseResult, type GradeResults } from "../results.ts";
 import { capped, cappedEnd, printable, safeJson, textLine } from "./escape.ts";
 import { adviceLines, buildErrorLines, detailLines, failureLine } from "./lines.ts";
@@ -56,7 +53,7 @@ export interface ExercismResults {
  * assign-mode case needs both functions right: no task.
  */
 export function exercismTask(r: CaseResult): number | undefined {
-  return r.case.mode === "decode" || "error" in r.case.expected ? TASK_DECODE : undefined;
+  return r.decodeOnly ? TASK_DECODE : undefined;
 }
 
 /**
@@ -75,17 +72,13 @@ export function exercismOutput(stderr: string): string | null {
 
 /** What the case runs, shown by Exercism as the test's code: command, input in brief, answer. */
 function testCode(r: CaseResult): string {
-  const c = r.case;
-  const command = `${textLine(rerunCommand([], r.id))}    # runs: main${c.mode === "decode" ? " --decode" : ""} < ${isPrivateCase(c) ? "(private case)" : `fixtures/cases/${r.id}/input.json`}`;
-  if (isPrivateCase(c)) return command;
-  const expected =
-    "error" in c.expected
-      ? `exit 1, standard error starts with: error: member ${JSON.stringify(c.expected.error.member)}: ...`
-      : JSON.stringify(c.expected.output);
+  const shown = r.example;
+  const command = `${textLine(r.handoutRerun)}    # runs: main${r.mode === "decode" ? " --decode" : ""} < ${shown === null ? "(private case)" : `fixtures/cases/${r.id}/input.json`}`;
+  if (shown === null) return command;
   return [
     command,
-    `// input: ${textLine(inputBrief(c))}`,
-    `// expected: ${textLine(expected, EXPECTED_MAX_CHARS)}`,
+    `// input: ${textLine(shown.input)}`,
+    `// expected: ${textLine(shown.expected, EXPECTED_MAX_CHARS)}`,
   ].join("\n");
 }
 
@@ -96,7 +89,7 @@ function status(r: CaseResult): ExercismTest["status"] {
 function message(r: CaseResult): string | null {
   if (r.explanation === null) return null;
   const why = failureLine(r);
-  const details = isPrivateCase(r.case)
+  const details = r.private
     ? adviceLines(r.explanation.advice)
     : detailLines(r, { colour: false, rerun: false });
   return capped([why, ...details].join("\n"), MESSAGE_MAX_CHARS);
@@ -123,7 +116,7 @@ export function exercismResults(graded: GradeResults): ExercismResults {
   const tests = results.cases.map((r): ExercismTest => {
     const task = exercismTask(r);
     return {
-      name: textLine(`${r.id}: ${r.title}${r.required ? "" : " (extension)"}`),
+      name: textLine(r.name),
       status: status(r),
       message: message(r),
       output: exercismOutput(r.stderr),

@@ -1,9 +1,10 @@
 /**
  * The reporter of each format `--format NAME[=FILE]` accepts (options.ts names them): one entry
  * per format, each a reporter built on a sink (`junit-files` is junit.ts's, with file attributes).
- * A new format is a new file in report/, its name in options.ts's FORMAT_NAMES, and one line here.
+ * A new format is a new file in report/, its name in format-names.ts's FORMAT_NAMES, and one line here.
  */
-import { userCwd, type FormatName } from "../options.ts";
+import type { FormatName } from "../format-names.ts";
+import { userCwd } from "../kit.ts";
 import { classroomReporter } from "./classroom.ts";
 import { exercismReporter } from "./exercism.ts";
 import { githubReporter } from "./github.ts";

@@ -10,9 +10,7 @@
  * are escaped as the text report's (escape.ts), program lines behind the `|` gutter. The JSON
  * bytes are written by safeJson.
  */
-import { isPrivateCase } from "../cases/load.ts";
 import { SetupError } from "../errors.ts";
-import { rerunCommand } from "../options.ts";
 import { passed, studentView, type CaseResult, type GradeResults } from "../results.ts";
 import { capped, printable, safeJson, textLine } from "./escape.ts";
 import { adviceLines, buildErrorLines, detailLines, failureLine, scoreLines } from "./lines.ts";
@@ -61,11 +59,11 @@ const OUTPUT_MAX_CHARS = 64 * 1024;
 function testOutput(r: CaseResult): string {
   if (r.explanation === null) return "";
   const why = failureLine(r);
-  if (isPrivateCase(r.case))
+  if (r.private)
     return capped([why, ...adviceLines(r.explanation.advice)].join("\n"), OUTPUT_MAX_CHARS);
   // The rerun command names the autograder's own paths; a student reruns the case in the handout.
   const details = detailLines(r, { colour: false, rerun: false });
-  const rerun = `rerun in your handout: ${textLine(rerunCommand([], r.id))}`;
+  const rerun = `rerun in your handout: ${textLine(r.handoutRerun)}`;
   return capped([why, ...details, rerun].join("\n"), OUTPUT_MAX_CHARS);
 }
 
@@ -89,7 +87,7 @@ function visibleSummaryLines(
   results: GradeResults,
   privateVisibility: GradescopeVisibility,
 ): string[] {
-  const hidden = results.cases.filter((r) => isPrivateCase(r.case));
+  const hidden = results.cases.filter((r) => r.private);
   const stamp = (r: GradeResults) => printable(`Kit ${r.kit.version}, case set ${r.kit.fixtures}.`);
   if (privateVisibility === "visible" || hidden.length === 0)
     return [stamp(results), ...scoreLines(results)];
@@ -137,13 +135,13 @@ export function gradescopeResults(
     test_name_format: "text",
     stdout_visibility: "hidden",
     tests: results.cases.map((r) => ({
-      name: textLine(`${r.id}: ${r.title}${r.required ? "" : " (extension)"}`),
+      name: textLine(r.name),
       score: r.points,
       max_score: r.maxPoints,
       status: passed(r) ? "passed" : "failed",
       output: testOutput(r),
-      visibility: isPrivateCase(r.case) ? privateVisibility : "visible",
-      tags: [r.required ? "required" : "extension", ...(isPrivateCase(r.case) ? ["private"] : [])],
+      visibility: r.private ? privateVisibility : "visible",
+      tags: [r.required ? "required" : "extension", ...(r.private ? ["private"] : [])],
     })),
   };
 }

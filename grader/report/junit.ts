@@ -22,9 +22,8 @@
  */
 import { existsSync, realpathSync } from "node:fs";
 import { createRequire } from "node:module";
-import { join, relative, sep } from "node:path";
+import { relative, sep } from "node:path";
 import type { XMLBuilderConstructor } from "fast-xml-builder";
-import { caseFolder } from "../cases/load.ts";
 import { passed, type CaseResult, type GradeResults } from "../results.ts";
 import { textLine, xmlAttributeData, xmlData } from "./escape.ts";
 import { detailLines, failureLine } from "./lines.ts";
@@ -41,7 +40,7 @@ export const JUNIT_HOSTNAME = "localhost";
 
 /** The testcase's classname: its group in GitLab's and GitHub's views. */
 export function junitClassname(r: CaseResult): string {
-  const folder = caseFolder(r.case);
+  const folder = r.folder;
   const kind = r.required ? "required" : "extension";
   // Private cases are grouped under their folder.
   return folder === null ? `cases.${kind}` : `private.${folder}.${kind}`;
@@ -55,8 +54,8 @@ export function junitClassname(r: CaseResult): string {
  * generated case has no file.
  */
 export function junitFile(r: CaseResult, base: string): string | undefined {
-  if (r.case.source?.kind !== "built-in") return undefined;
-  return relative(base, join(r.case.dir, "case.json")).split(sep).join("/");
+  if (r.caseFile === null) return undefined;
+  return relative(base, r.caseFile).split(sep).join("/");
 }
 
 /** A JUnit element as fast-xml-builder takes it: `@_` attributes, `#text`, child elements. */

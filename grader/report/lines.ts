@@ -10,7 +10,6 @@
  * only its own container's escaping.
  */
 import { createColors } from "picocolors";
-import { isPrivateCase } from "../cases/load.ts";
 import {
   passed,
   type Advice,
@@ -28,9 +27,7 @@ const MARK = { pass: "✓", fail: "✗", error: "✗", timeout: "⧗", skipped: 
  * message says it all). The message may quote the program (its output, keys, standard error).
  */
 export function failureLine(r: CaseResult): string {
-  return textLine(
-    r.reason === null || r.reason === "not-implemented" ? r.message : `${r.reason}: ${r.message}`,
-  );
+  return textLine(r.why);
 }
 
 /**
@@ -61,10 +58,24 @@ export function adviceLines(advice: Advice): string[] {
   return lines.map(printable);
 }
 
+/** adviceLines with a named mistake's first line in yellow. */
+function coloredAdvice(advice: Advice, pc: ReturnType<typeof createColors>): string[] {
+  const [first = "", ...rest] = adviceLines(advice);
+  return [advice.kind === "mistakes" ? pc.yellow(first) : first, ...rest];
+}
+
 /** The line that stands for a drawing that could not be made: its error, printable, cut at 200. */
 function notDrawnLine(part: NotDrawn): string {
   return `(the grader could not draw this case's explanation: ${printable(part.error).slice(0, 200)})`;
 }
+
+/**
+ * What a case line written before the names are confirmed says where its own outcome names
+ * mistakes: a name may not stand once every case has run, so the line gives none, and says
+ * "if", as the pass over every case may withdraw them all (confirmedLines gives those that stand).
+ */
+export const NAMED_AT_THE_END =
+  "(if a likely mistake holds up against every case, it is named at the end)";
 
 /**
  * The detail block under a case that did not pass, one report line per entry (empty for a pass, a
@@ -72,13 +83,19 @@ function notDrawnLine(part: NotDrawn): string {
  * sentences), the hex dump, the end of standard error behind a `|` gutter, the advice, and with
  * `rerun` the command that reruns the case. Each line safe for a terminal; ANSI colour only when
  * `colour` is true.
+ *
+ * With `unconfirmed`, for a record whose names are not yet checked against every case: the case's
+ * hint instead of the advice, and where the advice names mistakes, NAMED_AT_THE_END after it.
  */
-export function detailLines(r: CaseResult, options: { colour: boolean; rerun: boolean }): string[] {
+export function detailLines(
+  r: CaseResult,
+  options: { colour: boolean; rerun: boolean; unconfirmed?: boolean },
+): string[] {
   const details = r.explanation?.details;
   if (r.explanation === null || details === undefined || details === null) return [];
   const pc = createColors(options.colour);
   const lines: string[] = [
-    `${pc.dim("input:")} ${textLine(`${details.input}${r.case.mode === "decode" ? " (run with --decode)" : ""}`)}`,
+    `${pc.dim("input:")} ${textLine(`${details.input}${r.mode === "decode" ? " (run with --decode)" : ""}`)}`,
   ];
   const comparison = details.comparison;
   switch (comparison.kind) {
@@ -121,9 +138,13 @@ export function detailLines(r: CaseResult, options: { colour: boolean; rerun: bo
     lines.push(pc.dim(`last lines of standard error:`));
     lines.push(...guttered(details.stderrTail, { gutter: `  ${pc.dim("|")} ` }));
   }
-  const [first = "", ...rest] = adviceLines(r.explanation.advice);
-  lines.push(r.explanation.advice.kind === "mistakes" ? pc.yellow(first) : first, ...rest);
-  if (options.rerun) lines.push(`${pc.dim("rerun:")} ${textLine(r.explanation.rerun)}`);
+  if (options.unconfirmed === true) {
+    lines.push(...adviceLines(r.explanation.hint));
+    if (r.explanation.advice.kind === "mistakes") lines.push(pc.dim(NAMED_AT_THE_END));
+  } else {
+    lines.push(...coloredAdvice(r.explanation.advice, pc));
+  }
+  if (options.rerun) lines.push(`${pc.dim("rerun:")} ${textLine(r.rerun)}`);
   return lines;
 }
 
@@ -157,7 +178,7 @@ export function scoreLines(results: GradeResults): string[] {
  */
 export function textReportStart(info: RunInfo, colour: boolean): { text: string; idWidth: number } {
   const pc = createColors(colour);
-  const visible = info.cases.filter((c) => !isPrivateCase(c));
+  const visible = info.cases.filter((c) => !c.private);
   let longest = 0;
   for (const c of visible.length > 0 ? visible : info.cases)
     longest = Math.max(longest, textLine(c.id).length);
@@ -169,9 +190,14 @@ export function textReportStart(info: RunInfo, colour: boolean): { text: string;
 
 /**
  * One case in the text report: its line (mark, id, points, why it did not pass) and, indented
- * under it, its detail lines with the rerun command.
+ * under it, its detail lines with the rerun command (detailLines; `unconfirmed` as there).
  */
-export function textReportCase(r: CaseResult, idWidth: number, colour: boolean): string {
+export function textReportCase(
+  r: CaseResult,
+  idWidth: number,
+  colour: boolean,
+  unconfirmed = false,
+): string {
   const pc = createColors(colour);
   const mark = passed(r)
     ? pc.green(MARK.pass)
@@ -180,11 +206,31 @@ export function textReportCase(r: CaseResult, idWidth: number, colour: boolean):
       : pc.red(MARK[r.status]);
   const points = `${r.points}/${r.maxPoints}`.padStart(5);
   const tag = r.required ? "" : pc.dim(" (extension)");
-  const why = passed(r)
-    ? ""
-    : `  ${textLine(r.reason === "not-implemented" ? r.message : `${r.reason ?? r.status}: ${r.message}`)}`;
-  const details = detailLines(r, { colour, rerun: true });
+  const why = passed(r) ? "" : `  ${failureLine(r)}`;
+  const details = detailLines(r, { colour, rerun: true, unconfirmed });
   return `${mark} ${textLine(r.id).padEnd(idWidth)} ${points}${tag}${why}\n${details.length > 0 ? `${details.map((l) => `      ${l}`).join("\n")}\n` : ""}`;
+}
+
+/**
+ * The mistakes that stand once every case has run (diagnose/case.ts confirms them), for case
+ * lines written before that (textReportCase with `unconfirmed`): a heading, then each case whose
+ * detail lines would name mistakes, by its display name (indented, so that only the grader's own
+ * words start a line), with the advice lines those detail lines would hold, as indented there, in
+ * grading order. Empty when no case names one.
+ *
+ * @param final every case's record, its names confirmed
+ */
+export function confirmedLines(final: readonly CaseResult[], colour: boolean): string {
+  const pc = createColors(colour);
+  const blocks = final.flatMap((r) => {
+    const explanation = r.explanation;
+    if (explanation === null || explanation.details === null) return [];
+    if (explanation.advice.kind !== "mistakes") return [];
+    const advice = coloredAdvice(explanation.advice, pc).map((l) => `      ${l}`);
+    return [[`  ${textLine(r.name)}`, ...advice].join("\n")];
+  });
+  if (blocks.length === 0) return "";
+  return `\n${pc.bold("Checked against every case, these mistakes stand:")}\n${blocks.join("\n")}\n`;
 }
 
 /**

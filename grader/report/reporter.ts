@@ -4,12 +4,17 @@
  * writes through the sink it is given, so where the report goes (terminal, file) is not its
  * concern.
  */
-import type { Case } from "../cases/load.ts";
 import type { CaseResult, GradeResults } from "../results.ts";
+
+/** A case as the run's start names it: its id, and whether it is private (a --fixtures case). */
+export interface CaseHeading {
+  id: string;
+  private: boolean;
+}
 
 export interface RunInfo {
   submission: string;
-  cases: readonly Case[];
+  cases: readonly CaseHeading[];
   kit: { version: string; fixtures: string };
 }
 

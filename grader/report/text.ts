@@ -1,16 +1,19 @@
 /**
  * `--format text` (the default): one line per case in grading order, the visible cases first
- * (mark, id, points, and why it did not pass); under a failure, the input in brief, expected
- * against actual, the hint, the LESSON.md section and the command that reruns just that case;
- * last, the scores over every case, required and extension apart. Colour only when the sink is
- * a terminal without NO_COLOR. This is the instructor's report where there are private cases
- * (each by its reason in fixed words); the student's formats are built from results.ts
- * studentView.
+ * (mark, id, points, and why it did not pass), each written as soon as it and the cases before it
+ * are graded; under a failure, the input in brief, expected against actual, the case's hint and
+ * LESSON.md section, and the command that reruns just that case. A mistake named on one case is a
+ * promise about the whole program, kept only if it holds up against every case (diagnose/case.ts),
+ * so no case line names one: a case whose outcome suggests one says it is named at the end, and
+ * the end gives, case by case, the mistakes that stand. Last, the scores over every case, required
+ * and extension apart. Colour only when the sink is a terminal without NO_COLOR. This is the
+ * instructor's report where there are private cases (each by its reason in fixed words); the
+ * student's formats are built from results.ts studentView.
  *
  * The lines are lines.ts's, which escape everything a program printed before colour is added.
  */
 import type { Reporter, Sink } from "./reporter.ts";
-import { textReportCase, textReportEnd, textReportStart } from "./lines.ts";
+import { confirmedLines, textReportCase, textReportEnd, textReportStart } from "./lines.ts";
 
 /** The human-readable report, written case by case as the results come in. */
 export function textReporter(sink: Sink): Reporter {
@@ -22,9 +25,10 @@ export function textReporter(sink: Sink): Reporter {
       sink.write(start.text);
     },
     onCaseResult(r) {
-      sink.write(textReportCase(r, idWidth, sink.colour));
+      sink.write(textReportCase(r, idWidth, sink.colour, true));
     },
     onRunEnd(results) {
+      sink.write(confirmedLines(results.cases, sink.colour));
       sink.write(textReportEnd(results, sink.colour));
     },
   };

@@ -17,21 +17,19 @@
  * live mutants, any caller of judge); judge and everything after it take the capped type, so no
  * code after the run can reach the uncapped text.
  */
-import { OUTPUT_CAP_BYTES } from "../limits.ts";
+import {
+  OUTPUT_CAP_BYTES,
+  STDERR_MAX_BYTES,
+  STDERR_READ_BYTES,
+  STDERR_TAIL_BYTES,
+} from "../limits.ts";
 import type { RawRun } from "../run/run-process.ts";
 
 /** The most bytes (UTF-8) of one line that judging reads. */
 export const LINE_MAX_BYTES = 4096;
 /** The most lines of standard error that judging reads. */
 export const STDERR_MAX_LINES = 64;
-/** The most bytes (UTF-8) of standard error that judging reads, newlines included. */
-export const STDERR_MAX_BYTES = 64 * 1024;
-/**
- * Bytes of standard error a run keeps from its start for the capped view (RunLimits'
- * stderrKeepBytes): STDERR_MAX_BYTES and one character more (at most 4 bytes), so that the view
- * can tell whether anything followed what it reads, and say so.
- */
-export const STDERR_READ_BYTES = STDERR_MAX_BYTES + 4;
+export { STDERR_MAX_BYTES, STDERR_READ_BYTES, STDERR_TAIL_BYTES };
 
 /** UTF-8 bytes of the code point starting at `i` of `text`, and its length in code units. */
 function codePointAt(text: string, i: number): { bytes: number; units: number } {
@@ -270,12 +268,6 @@ function withNotice(kept: string, cut: Cut): string {
   if (notes.length === 0) return kept;
   return `${kept}${kept === "" || kept.endsWith("\n") ? "" : "\n"}[… ${notes.join("; ")}]`;
 }
-
-/**
- * Bytes of standard error's end a run also keeps when its start did not hold it all (RunLimits'
- * stderrTailBytes): a runtime's last words, e.g. V8's out-of-memory lines after a long log.
- */
-export const STDERR_TAIL_BYTES = 4096;
 
 /** A run as judging sees it: RawRun's fields, with both streams (and standard error's end) capped. */
 export type CappedRun = Omit<RawRun, "stdout" | "stderr" | "stderrTail"> & {

@@ -21,7 +21,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { FixtureSchemas, loadCases } from "../../grader/cases/load.ts";
-import { prepareProgram, runCase } from "../../grader/grade.ts";
+import { prepareProgram, runCase } from "../../grader/run/prepare.ts";
 import { BUILT_IN_CASES_DIR } from "../../grader/kit.ts";
 import { buildSubmission, type BuildResult } from "../../grader/run/build.ts";
 import { OUTSIDE, runTool, scrubPaths } from "../../grader/run/confined-tool.ts";

@@ -1,13 +1,13 @@
 // Grading results built in-process, without running a program: a built-in case, a recorded or
 // constructed run (what the process printed, how it ended), judged by the grader's own judge().
 // For tests of what reporters write, where spawning a grader would only add time.
-import { FixtureSchemas, isPrivateCase, loadCases, type Case } from "../../grader/cases/load.ts";
+import { FixtureSchemas, loadCases, type Case } from "../../grader/cases/load.ts";
 import { FileOutcomes } from "../../grader/diagnose/diagnose.ts";
 import type { MemberBytes } from "../../grader/diagnose/data.ts";
-import { caseResult } from "../../grader/grade.ts";
+import { caseRecord } from "../../grader/record.ts";
 import { BUILT_IN_CASES_DIR } from "../../grader/kit.ts";
 import type { CaseResult, GradeResults } from "../../grader/results.ts";
-import { judge } from "../../grader/verdict/verdict.ts";
+import { judge, type Verdict } from "../../grader/verdict/verdict.ts";
 import { MemorySink, type Reporter, type Sink } from "../../grader/report/reporter.ts";
 import type { RawRun } from "../../grader/run/run-process.ts";
 import { capRun } from "../../grader/verdict/capped-text.ts";
@@ -86,7 +86,7 @@ export function privateCase(
 
 /**
  * The result gradeSubmission would give `run` on case `id` (a built-in case's id, or a case made
- * with privateCase) (the run capped by capRun, judged, then grade.ts's caseResult, with the
+ * with privateCase) (the run capped by capRun, judged, then record.ts's caseRecord, with the
  * recorded byte layouts as the diagnosis has them; the rerun command names `submission`).
  */
 export function judgedResult(
@@ -94,15 +94,17 @@ export function judgedResult(
   run: RawRun,
   submission: string,
   mistakes: string[] = [],
-): CaseResult {
+): CaseResult & { verdict: Verdict } {
   const c = typeof id === "string" ? builtInCase(id) : id;
   const capped = capRun(run);
   const verdict = judge(c, capped, schemas.output(c.mode));
-  return caseResult(c, verdict, capped, {
-    rerun: `npm run grade -- ${submission} --only ${c.id}`,
+  // The verdict beside the record, for tests of judging; no report reads it.
+  const record = caseRecord(c, verdict, capped, {
+    rerun: { args: [submission] },
     mistakes,
     layouts: recordedLayouts(c),
   });
+  return { ...record, verdict };
 }
 
 /** The case-set stamp of the results gradeResults makes. */
@@ -123,7 +125,7 @@ export function gradeResults(
     results.filter((r) => r.required === required).reduce((total, r) => total + r[key], 0);
   return {
     kit: { version: "1.0.0", fixtures: FIXTURES_STAMP },
-    visibleFixtures: results.some((r) => isPrivateCase(r.case)) ? VISIBLE_STAMP : FIXTURES_STAMP,
+    visibleFixtures: results.some((r) => r.private) ? VISIBLE_STAMP : FIXTURES_STAMP,
     submission,
     score: sum(true, "points"),
     maxScore: sum(true, "maxPoints"),
@@ -151,7 +153,7 @@ export function report(
   const reporter = makeReporter(sink);
   reporter.onRunStart?.({
     submission: results.submission,
-    cases: results.cases.map((r) => r.case),
+    cases: results.cases,
     kit: results.kit,
   });
   for (const r of results.cases) reporter.onCaseResult?.(r);
@@ -164,7 +166,7 @@ export function report(
  */
 export function skippedResult(id: string, submission: string): CaseResult {
   const c = builtInCase(id);
-  return caseResult(
+  return caseRecord(
     c,
     {
       status: "skipped",
@@ -173,7 +175,7 @@ export function skippedResult(id: string, submission: string): CaseResult {
       outcome: { kind: "timeout" },
     },
     null,
-    { rerun: `npm run grade -- ${submission} --only ${c.id}` },
+    { rerun: { args: [submission] } },
   );
 }
 
@@ -185,11 +187,11 @@ export function buildFailure(submission: string, ids: string[], errors: string[]
   const results = ids.map((id): CaseResult => {
     const c = builtInCase(id);
     const message = `the submission did not build: ${errors[0] ?? "unknown error"}`;
-    return caseResult(
+    return caseRecord(
       c,
       { status: "error", reason: "build-error", message, outcome: { kind: "build-error" } },
       null,
-      { rerun: `npm run grade -- ${submission} --only ${c.id}` },
+      { rerun: { args: [submission] } },
     );
   });
   return gradeResults(submission, results, errors);

@@ -37,7 +37,7 @@ import {
   type DecodeOutput,
 } from "../../grader/cases/load.ts";
 import { drawSafely } from "../../grader/explain/explain.ts";
-import { caseResult } from "../../grader/grade.ts";
+import { caseRecord } from "../../grader/record.ts";
 import { BUILT_IN_CASES_DIR } from "../../grader/kit.ts";
 import { detailLines } from "../../grader/report/lines.ts";
 import type { CaseResult } from "../../grader/results.ts";
@@ -549,16 +549,22 @@ function failed(
 ): CaseResult {
   const c = caseOf(id);
   const actual = outcome.kind === "output" ? outcome.output : undefined;
-  return caseResult(
+  const record = caseRecord(
     c,
     { status, reason, message: "", outcome, ...(actual ? { actual } : {}) },
     { stderr: CappedText.stderr(stderr), durationMs: 0, cpuMs: null },
-    { rerun: `npm run grade -- <mutant> --only ${id}`, mistakes, layouts: recordedLayouts(c) },
+    { rerun: { args: [] }, mistakes, layouts: recordedLayouts(c) },
   );
+  // The recorded reports name the submission `<mutant>`, unquoted.
+  return { ...record, rerun: `npm run grade -- <mutant> --only ${id}` };
 }
 
-/** The detail lines the text report shows under a case (rerun command included). */
-const failureDetails = (r: CaseResult) => detailLines(r, { colour: false, rerun: true });
+/**
+ * The detail lines the text report shows under a case as it is graded (rerun command included),
+ * before its names are checked against the other cases.
+ */
+const failureDetails = (r: CaseResult) =>
+  detailLines(r, { colour: false, rerun: true, unconfirmed: true });
 
 /** The detail lines of one case in a recorded report, without the reporter's indentation. */
 function recorded(file: string, id: string): string[] {

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { SetupError } from "../../grader/errors.ts";
 import { KIT_ROOT } from "../../grader/kit.ts";
-import { caseRerun } from "../../grader/context.ts";
+import { rerunFor } from "../../grader/record.ts";
 import {
   parseGradeArgs,
   rerunCommand,
@@ -134,7 +134,7 @@ describe("the rerun command (rerunCommand)", () => {
   });
 });
 
-describe("the rerun command of a visible case (withoutFixtures, caseRerun)", () => {
+describe("the rerun command of a visible case (withoutFixtures, record.ts rerunFor)", () => {
   const args = ["../alice", "--fixtures", "../private-cases", "--random", "3", "--seed", "7"];
 
   it("leaves out every --fixtures folder and keeps the rest, a --cmd value whatever it says", () => {
@@ -146,7 +146,7 @@ describe("the rerun command of a visible case (withoutFixtures, caseRerun)", () 
   });
 
   it("names the --fixtures folders for a private case only", () => {
-    const rerun = caseRerun(args);
+    const rerun = (c: Parameters<typeof rerunFor>[0]) => rerunFor(c, { args });
     expect(rerun({ id: "07-idle-members", source: { kind: "built-in" } })).toBe(
       "npm run grade -- ../alice --random 3 --seed 7 --only 07-idle-members",
     );

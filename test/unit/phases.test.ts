@@ -9,7 +9,8 @@ import pLimit from "p-limit";
 import { describe, expect, it } from "vitest";
 import { FixtureSchemas, isPrivateCase, type Case } from "../../grader/cases/load.ts";
 import { confirmNames, FileOutcomes, type OutcomeSource } from "../../grader/diagnose/diagnose.ts";
-import { gradeSubmission, type GradeOptions, type PreparedProgram } from "../../grader/grade.ts";
+import { gradeSubmission, type GradeOptions } from "../../grader/grade.ts";
+import type { PreparedProgram } from "../../grader/run/prepare.ts";
 import { SUBMISSIONS_AT_ONCE } from "../../grader/batch/batch.ts";
 import { PhaseGate, type Phases } from "../../grader/phases.ts";
 import type { CaseResult, GradeResults } from "../../grader/results.ts";
@@ -121,8 +122,13 @@ function fakeGrading(
     concurrency: 3,
     kit: { version: "1.0.0", fixtures: "0123456789abcdef" },
     visibleFixtures: "fedcba9876543210",
-    reporters: [{ onCaseResult: (r) => record("published", r.case) }],
-    rerunCommand: (c) => `npm run grade -- ${submission} --only ${c.id}`,
+    reporters: [
+      {
+        onCaseResult: (r) =>
+          events.push({ kind: "published", submission, id: r.id, private: r.private }),
+      },
+    ],
+    rerun: { args: [submission] },
     diagnosis: diagnosisOf(cases, (c) => record("judged", c)),
     prepared: Promise.resolve(noProgram),
     runCase: async (_program, c) => {
@@ -188,6 +194,18 @@ describe("one grading", () => {
     expect(mostAtOnce(events.slice(firstPrivateStart))).toBe(3);
   });
 
+  it("publishes a case that names a mistake as soon as the cases before it are, not once all have run", async () => {
+    const events: Event[] = [];
+    const behave = (c: Case) => (c.id === TRUNCATED ? crashRun() : rightRun(c));
+    const results = await gradeSubmission(fakeGrading("alice", caseSet(), events, behave));
+    expect(results.cases.find((r) => r.id === TRUNCATED)?.mistakes).toEqual(["crash-on-bad-bytes"]);
+    const published = events.findIndex((e) => e.kind === "published" && e.id === TRUNCATED);
+    const lastVisibleEnd = lastIndex(events, (e) => e.kind === "end" && !e.private);
+    expect(published).toBeGreaterThan(0);
+    // The generated cases after it were still running when it was published.
+    expect(published).toBeLessThan(lastVisibleEnd);
+  });
+
   it("publishes the visible cases before the private phase starts, in grading order", async () => {
     const events: Event[] = [];
     await gradeSubmission(fakeGrading("alice", caseSet(), events));
@@ -214,7 +232,7 @@ describe("one grading", () => {
         isPrivateCase(c) ? rawRun({ timedOut: true, exitCode: null, cpuMs: 2000 }) : rightRun(c),
       ),
     );
-    const visible = results.cases.filter((r) => !isPrivateCase(r.case));
+    const visible = results.cases.filter((r) => !r.private);
     expect(visible.map((r) => r.status)).toEqual(Array(7).fill("pass"));
     expect(results.cases.slice(7).map((r) => r.status)).toEqual(["timeout", "timeout", "timeout"]);
   });
@@ -324,7 +342,7 @@ describe("one bit of a private case's input changes nothing a student sees", () 
     const behave = (c: Case) =>
       c.id === "secret/03-lesson" ? onPrivate(c) : c.id === TRUNCATED ? crashRun() : rightRun(c);
     const results = await gradeSubmission(fakeGrading("alice", caseSet(), [], behave));
-    return results.cases.filter((r) => !isPrivateCase(r.case));
+    return results.cases.filter((r) => !r.private);
   }
 
   it("attack 7: a crash on a private case does not drop the crash name on a visible one", async () => {

@@ -25,7 +25,9 @@ import {
 } from "../../grader/batch/gradebook.ts";
 import { mistakeCounts } from "../../grader/batch/report-html.ts";
 import { junitXml } from "../../grader/report/junit.ts";
+import { MemorySink } from "../../grader/report/reporter.ts";
 import { textReporter } from "../../grader/report/text.ts";
+import { watchReport } from "../../grader/watch.ts";
 import { passed, everyRequiredPassed, type GradeResults } from "../../grader/results.ts";
 import { parseJunit, type JunitSuite } from "../helpers/readers.ts";
 import { decodeRunner, notifyClassroom, reporterFails, stepOutputs } from "../helpers/classroom.ts";
@@ -96,6 +98,92 @@ describe("the results every reporter formats", () => {
       kind: "mistakes",
       mistakes: [{ id: "global-assignment", lesson: "topics-are-independent-the-skew" }],
     });
+  });
+});
+
+describe("text, written live", () => {
+  /** The text report of one case written with `live` names, then ended with `final` ones. */
+  function liveThenFinal(live: string[], final: string[]): string {
+    const run = rawRun({ stdout: '{"c-1":{"a":[0,1,2]},"c-2":{}}\n' });
+    const first = judgedResult(SKEW, run, "alice", live);
+    const memory = new MemorySink();
+    const reporter = textReporter(memory);
+    reporter.onRunStart?.({ submission: "alice", cases: [first], kit: results().kit });
+    reporter.onCaseResult?.(first);
+    reporter.onRunEnd?.(gradeResults("alice", [judgedResult(SKEW, run, "alice", final)]));
+    return memory.text();
+  }
+  /** The case's hint and lesson section, from its case.json. */
+  const HINT = [
+    "      hint: Run the range computation for each topic on its own; never pool the partitions of all topics.",
+    "      read: LESSON.md#topics-are-independent-the-skew",
+  ];
+  const POINTER = "      (if a likely mistake holds up against every case, it is named at the end)";
+  const RERUN = `      rerun: npm run grade -- alice --only ${SKEW}`;
+
+  it("a case line names no mistake; the end gives each name that stands as the line would have", () => {
+    const text = liveThenFinal(["global-assignment", "numeric-order"], ["global-assignment"]);
+    const [caseLines = "", end = ""] = text.split("\nChecked against every case");
+    expect(caseLines).toContain([...HINT, POINTER, RERUN].join("\n"));
+    expect(caseLines).not.toMatch(/global-assignment|numeric-order|This looks like/);
+    expect(end).toBe(
+      [
+        ", these mistakes stand:",
+        "  03-per-topic-skew: Topics are independent: 3 topics x 3 partitions, 2 members",
+        "      This looks like: one assignment across all topics (global-assignment).",
+        "      Your program seems to pool the partitions of every topic and split them once. The range assignor works topic by topic: for each topic, only that topic's subscribers, in member order, share its partitions.",
+        "      Read LESSON.md#topics-are-independent-the-skew",
+        "",
+        "Required:  0/2 points, 0 of 1 case passed",
+        "Extension: 0/0 points, 0 of 0 cases passed",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("a name the check against every case withdraws is shown nowhere", () => {
+    const text = liveThenFinal(["global-assignment"], []);
+    expect(text).toContain([...HINT, POINTER, RERUN].join("\n"));
+    expect(text).not.toMatch(/global-assignment|This looks like|Checked against/);
+  });
+
+  it("a case whose outcome names no mistake: its hint, and no pointer to the end", () => {
+    const text = liveThenFinal([], []);
+    expect(text).toContain([...HINT, RERUN].join("\n"));
+    expect(text).not.toMatch(/named at the end|Checked against/);
+  });
+
+  it("watch mode, shown once every case has run, names the confirmed mistake on its case", () => {
+    const run = rawRun({ stdout: '{"c-1":{"a":[0,1,2]},"c-2":{}}\n' });
+    const shown = watchReport(
+      gradeResults("alice", [judgedResult(SKEW, run, "alice", ["global-assignment"])]),
+      false,
+      "src/",
+    );
+    expect(shown).toContain(
+      [
+        "      This looks like: one assignment across all topics (global-assignment).",
+        "      Your program seems to pool the partitions of every topic and split them once. The range assignor works topic by topic: for each topic, only that topic's subscribers, in member order, share its partitions.",
+        "      Read LESSON.md#topics-are-independent-the-skew",
+        RERUN,
+      ].join("\n"),
+    );
+    expect(shown).not.toMatch(/named at the end|Checked against|hint:/);
+  });
+
+  it("a private case's line shows no names, and the end shows none either", () => {
+    const named = judgedResult(SKEW, rawRun({ stdout: "{}" }), "alice", ["global-assignment"]);
+    if (named.explanation === null) throw new Error("a failed case has an explanation");
+    // A private case's explanation has no details (explain.ts): its line is one line.
+    const secret = {
+      ...named,
+      private: true,
+      explanation: { ...named.explanation, details: null },
+    };
+    const text = report(textReporter, gradeResults("alice", [secret]));
+    expect(secret.mistakes).toEqual(["global-assignment"]);
+    expect(text).toContain(`✗ ${SKEW}`);
+    expect(text).not.toMatch(/global-assignment|named at the end|Checked against/);
   });
 });
 
@@ -204,7 +292,13 @@ describe("gradescope", () => {
     const secret = {
       ...pass,
       id,
-      case: { ...pass.case, id, source: { kind: "private", folder: "secret" } as const },
+      name: `${id}: ${pass.title}`,
+      private: true,
+      folder: "secret",
+      caseFile: null,
+      decodeOnly: false,
+      rerun: `npm run grade -- alice --fixtures secret --only ${id}`,
+      example: null,
     };
     const [, , crash, stub] = results().cases;
     if (crash === undefined || stub === undefined) throw new Error("results() has four cases");

@@ -1,7 +1,7 @@
 // The skip rule decided before a case starts (grade.ts skipBefore): from the earlier cases that
 // have finished, never different from the rule applied in case order once all have.
 import { describe, expect, it } from "vitest";
-import { LIMIT_VERDICTS_BEFORE_SKIPPING, skipBefore } from "../../grader/grade.ts";
+import { LIMIT_VERDICTS_BEFORE_SKIPPING, skipBefore } from "../../grader/skip-rule.ts";
 import type { CaseResult } from "../../grader/results.ts";
 
 const TIMEOUT_MS = 2000;

@@ -124,6 +124,21 @@ function cycles(graph: ReadonlyMap<Module, readonly Edge[]>): Module[][] {
   return found;
 }
 
+/** Every module `from` reaches through value imports (what runs), itself left out. */
+function valueReach(from: Module): Set<Module> {
+  const seen = new Set<Module>();
+  const queue = [from];
+  while (queue.length > 0) {
+    const m = queue.pop() as Module;
+    for (const { to, typeOnly } of graph.get(m) ?? []) {
+      if (typeOnly || seen.has(to) || to === from) continue;
+      seen.add(to);
+      queue.push(to);
+    }
+  }
+  return seen;
+}
+
 /** Every module `from` reaches through its imports, itself left out. */
 function reachable(graph: ReadonlyMap<Module, readonly Edge[]>, from: Module): Set<Module> {
   const seen = new Set<Module>();
@@ -156,6 +171,7 @@ const STAGES: readonly [stage: string, matches: (m: Module) => boolean][] = [
         "grader/printable.ts",
         "grader/patterns.ts",
         "grader/safe-write.ts",
+        "grader/format-names.ts",
       ].includes(m),
   ],
   ["options", (m) => m === "grader/options.ts"],
@@ -239,6 +255,23 @@ describe("reporters", () => {
     }
   });
 
+  it("format finished records: nothing under report/ reaches options.ts or the private-case check", () => {
+    // Type imports are followed too: a reporter may not even know the shape of a Case.
+    const report = [...graph.keys()].filter((m) => m.startsWith("grader/report/"));
+    expect(report.length).toBeGreaterThanOrEqual(10);
+    const reached = report.flatMap((m) =>
+      [...valueReach(m)]
+        .filter((to) => to === "grader/options.ts" || to === "grader/cases/load.ts")
+        .map((to) => `${m} -> ${to}`),
+    );
+    expect(reached).toEqual([]);
+    const direct = edges
+      .filter((e) => e.from.startsWith("grader/report/"))
+      .filter((e) => e.to === "grader/options.ts" || e.to === "grader/cases/load.ts")
+      .map((e) => `${e.from} -> ${e.to}`);
+    expect(direct).toEqual([]);
+  });
+
   it("do no analysis: nothing under report/ imports diagnose/ or explain/, and verdict/ only for types", () => {
     const analysis = edges
       .filter((e) => e.from.startsWith("grader/report/"))
@@ -253,13 +286,13 @@ describe("reporters", () => {
   });
 });
 
-describe("explanations", () => {
-  it("are built in one place: only grade.ts imports explain/", () => {
+describe("case records", () => {
+  it("are built in one place: only record.ts imports explain/", () => {
     const importers = new Set(
       edges
         .filter((e) => e.to.startsWith("grader/explain/") && !e.from.startsWith("grader/explain/"))
         .map((e) => e.from),
     );
-    expect([...importers]).toEqual(["grader/grade.ts"]);
+    expect([...importers]).toEqual(["grader/record.ts"]);
   });
 });

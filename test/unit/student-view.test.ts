@@ -132,10 +132,18 @@ function textVisibleLines(results: GradeResults): string {
     .join("");
 }
 
+/** The text report's end: the mistakes that stand, from its heading to the scores; or "". */
+function textConfirmed(results: GradeResults): string {
+  const text = report(textReporter, results);
+  const start = text.indexOf("\nChecked against every case");
+  return start < 0 ? "" : text.slice(start, text.indexOf("\nRequired:"));
+}
+
 /** Everything a student sees of a grading, as bytes, but Gradescope's top-level output. */
 function seen(results: GradeResults): Record<string, string> {
   return {
     text: textVisibleLines(results),
+    textConfirmed: textConfirmed(results),
     githubLog: fixedToken(report((sink) => githubReporter(sink, {}), results)),
     githubSummary: githubSummary(results),
     classroomLog: fixedToken(report((sink) => classroomReporter(sink, {}), results)),
@@ -218,7 +226,7 @@ describe("the student's view of a grading", () => {
   it("says that private cases were left out, in fixed words, and is otherwise the grading without them", () => {
     const without = gradeResults("alice", visibleResults());
     const withPrivate = gradingWith([
-      { base: IDLE, name: "c", title: "C", required: true, outcome: "crash", named: false },
+      { base: IDLE, name: "c", title: "C", required: true, outcome: "crash", named: true },
     ]);
     // The same cases, scores and lines; only the stamp (of the visible cases) and the last line.
     const summary = githubSummary(withPrivate);
@@ -227,8 +235,11 @@ describe("the student's view of a grading", () => {
     );
     expect(report(exercismReporter, withPrivate)).toBe(report(exercismReporter, without));
     expect(textVisibleLines(withPrivate)).toBe(
-      report(textReporter, without).split("\n\n").slice(1).join("\n\n").split("\nRequired:")[0],
+      report(textReporter, without).split("\n\n").slice(1).join("\n\n").split("\nChecked")[0],
     );
+    // A private case named a mistake too; the end names only the visible case's.
+    expect(textConfirmed(without)).toContain("(global-assignment)");
+    expect(textConfirmed(withPrivate)).toBe(textConfirmed(without));
   });
 
   it("Gradescope's file holds no figure timed over the grading", () => {

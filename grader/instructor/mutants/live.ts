@@ -15,7 +15,7 @@ import { mutantOffsets, outcomeHash, type MemberBytes } from "../../diagnose/dat
 import type { OutcomeSource } from "../../diagnose/diagnose.ts";
 import type { Case, FixtureSchemas } from "../../cases/load.ts";
 import { MEMORY_MIB, OUTPUT_CAP_BYTES } from "../../limits.ts";
-import { prepareProgram, runCase, type Program } from "../../grade.ts";
+import { prepareProgram, runCase, type Program } from "../../run/prepare.ts";
 import { MUTANTS, writeMutant } from "./mutants.ts";
 import { fieldSpans } from "./field-spans.ts";
 import { MutantBundles } from "./bundle-cache.ts";

@@ -36,7 +36,7 @@ import {
   type Mode,
   type ProgramInput,
 } from "../../cases/load.ts";
-import { prepareProgram, runCase, type Program } from "../../grade.ts";
+import { prepareProgram, runCase, type Program } from "../../run/prepare.ts";
 import { KIT_ROOT } from "../../kit.ts";
 import { expectedOutput } from "../../verdict/outcome.ts";
 import { chance, randomInt as int, seededRandom, seedOf, type Rng } from "./seeded.ts";

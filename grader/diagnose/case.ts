@@ -1,0 +1,98 @@
+/**
+ * The diagnosis of one graded case, and the confirming pass over a submission's cases: what a
+ * grading asks of diagnose/ per case and once its cases (or a phase's) are graded.
+ */
+import type { Case } from "../cases/load.ts";
+import type { Verdict } from "../verdict/verdict.ts";
+import type { MemberBytes } from "./data.ts";
+import {
+  confirmNames,
+  matchMistakes,
+  mistakesFailing,
+  outcomeMistakes,
+  type NamedCase,
+  type OutcomeSource,
+} from "./diagnose.ts";
+
+/** One case's diagnosis: the names its outcome shows, and what the confirming pass needs of it. */
+export interface CaseDiagnosis {
+  /** The mistakes named on this case alone, most specific first (to be confirmed). */
+  mistakes: string[];
+  /** The recorded byte layouts of the case's members, for the explanation's hex dump. */
+  layouts: ReadonlyMap<string, MemberBytes> | undefined;
+  /** What confirmNames reads of this case. */
+  named: NamedCase;
+}
+
+/**
+ * Diagnoses one graded case from the mutants' outcomes on it (`source`; none: nothing named). A
+ * passed case is evidence too, from data at hand: mutants are never run just for it.
+ */
+export async function diagnoseCase(
+  c: Case,
+  verdict: Verdict,
+  source: OutcomeSource | undefined,
+): Promise<CaseDiagnosis> {
+  const ok = verdict.status === "pass";
+  let mistakes: string[] = [];
+  let fallback: string[] = [];
+  let layouts: ReadonlyMap<string, MemberBytes> | undefined;
+  let diagnosed = false;
+  let failedByEveryMutantOf: ReadonlySet<string> = new Set();
+  if (source !== undefined) {
+    const outcomes = ok ? await source.knownOutcomesFor?.(c) : await source.outcomesFor(c);
+    if (outcomes !== undefined) failedByEveryMutantOf = mistakesFailing(c, outcomes);
+    if (!ok) {
+      layouts = await source.layoutsFor?.(c);
+      if (outcomes !== undefined) {
+        diagnosed = true;
+        const offsets = await source.offsetsFor?.(c);
+        mistakes = matchMistakes(verdict.outcome, c.expected, outcomes, { offsets, layouts });
+        fallback = outcomeMistakes(verdict.outcome, c.expected, layouts);
+      }
+    }
+  }
+  return {
+    mistakes,
+    layouts,
+    named: {
+      passed: ok,
+      named: mistakes,
+      fallback,
+      diagnosed,
+      crashed: verdict.outcome.kind === "crash",
+      failedByEveryMutantOf,
+    },
+  };
+}
+
+/**
+ * The confirming pass of a grading (confirmNames): cases are added by index as they are
+ * diagnosed; `confirm(to)` checks the names of every case before `to` not yet confirmed against
+ * every diagnosed case before `to`, and returns the indexes whose names it changed, with the
+ * names that stand.
+ */
+export class Confirmation {
+  private readonly cases: (NamedCase | undefined)[] = [];
+  private confirmedUpTo = 0;
+
+  add(index: number, named: NamedCase): void {
+    this.cases[index] = named;
+  }
+
+  confirm(to: number): Map<number, string[]> {
+    // Cases that did not run (aborted or skipped) have nothing to say.
+    const graded = this.cases
+      .slice(0, to)
+      .flatMap((n, i) => (n === undefined ? [] : [[i, n] as const]));
+    const confirmed = confirmNames(graded.map(([, n]) => n));
+    const changed = new Map<number, string[]>();
+    graded.forEach(([index, n], k) => {
+      const names = confirmed[k] ?? [];
+      const same = names.length === n.named.length && names.every((id, j) => id === n.named[j]);
+      if (index >= this.confirmedUpTo && n.named.length > 0 && !same) changed.set(index, names);
+    });
+    this.confirmedUpTo = to;
+    return changed;
+  }
+}
