@@ -1,4 +1,4 @@
-// The grader's own structure (issue 14), read from its import graph: every relative import of
+// The grader's own structure, read from its import graph: every relative import of
 // every file under grader/ (type imports, re-exports, dynamic import() and import("...") types
 // included, as TypeScript's ts.preProcessFile finds them) must form no cycle, and data must flow
 // one way, options -> cases -> build and run -> verdict -> diagnosis -> results -> explanation ->
