@@ -153,9 +153,9 @@ function probeLine(message: string): { probe: number; parent: number; signalable
 const SLEEPY = variantOfSolution([
   {
     file: "main.ts",
-    search: "process.exitCode = main(process.argv.slice(2));",
+    search: "if (isProgram()) {",
     replace:
-      "// Sleeps 1.5 s first: wall time, not CPU time.\nsetTimeout(() => {\n  process.exitCode = main(process.argv.slice(2));\n}, 1500);",
+      "// Sleeps 1.5 s first: wall time, not CPU time.\nawait new Promise((resolve) => setTimeout(resolve, 1500));\nif (isProgram()) {",
   },
 ]);
 

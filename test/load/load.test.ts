@@ -53,9 +53,9 @@ const startGrading = (spec: GradingSpec) =>
 const SLEEPY = variantOfSolution([
   {
     file: "main.ts",
-    search: "process.exitCode = main(process.argv.slice(2));",
+    search: "if (isProgram()) {",
     replace:
-      "// Sleeps 1.5 s first: wall time, not CPU time.\nsetTimeout(() => {\n  process.exitCode = main(process.argv.slice(2));\n}, 1500);",
+      "// Sleeps 1.5 s first: wall time, not CPU time.\nawait new Promise((resolve) => setTimeout(resolve, 1500));\nif (isProgram()) {",
   },
 ]);
 

@@ -105,7 +105,11 @@ const NOT_PROGRAM_TEXT: Readonly<Record<string, readonly (readonly [string, stri
   "grader/diagnose/diagnose.ts": [["/ (length|count)$/", "the kit's own field names"]],
   "grader/explain/explain.ts": [["/\\s+/g", "the case's input (metadata hex)"]],
   "grader/instructor/mutants/live.ts": [["/\\s+/g", "the case's input (metadata hex)"]],
-  "grader/instructor/mutants/replace.ts": [["/^[ \\t]*/", "the reference's source"]],
+  "grader/instructor/mutants/replace.ts": [
+    ["/^[ \\t]*/", "the reference's source"],
+    ["/^[ \\t]*/", "the reference's source"],
+    ["/^(##|@|-|\\+)? ?(.*)$/", "the mutants' edits in mutants.ts"],
+  ],
   "grader/kit.ts": [["/[\\\\/]$/", "the kit's path"]],
   "grader/launch.mjs": [
     ["/^flags:\\s+(\\d+)/m", "/proc/self/fdinfo"],
