@@ -177,8 +177,10 @@ A negative length read as zero bytes instead of null.
 ## newer-versions-rejected
 A version newer than 3 rejected, instead of read as 3.
 @ subscription.ts readVersion
-- if (version < 0) {
-+ if (version < 0 || version > HIGHEST_SUBSCRIPTION_VERSION) {
+- return version;
++ if (version > HIGHEST_SUBSCRIPTION_VERSION)
++   throw new SubscriptionDecodeError({ field: "version", offset, expected: "a version from 0 to 3", found: "found " + version });
++ return version;
 
 ## trailing-fields-misread
 The subscription taken to end with the user data.
