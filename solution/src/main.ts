@@ -173,7 +173,8 @@ function readInput(file: string | undefined, stdin: string | (() => string)): Ch
       }
       instanceIds.add(instanceId);
     }
-    const bytes = hexToBytes(member.metadata, `/members/${i}/metadata`);
+    const where = `member ${JSON.stringify(member.memberId)} (/members/${i}/metadata)`;
+    const bytes = hexToBytes(member.metadata, where);
     return { memberId: member.memberId, groupInstanceId: instanceId, bytes };
   });
   return { topics: input.topics, partitionRacks: input.partitionRacks, members };
@@ -190,7 +191,7 @@ function jsonPointerToken(key: string): string {
  * decoder that ignores `byteOffset` reads the wrong bytes on every run, not only by bad luck.
  *
  * @param metadata the hex text, as the input gives it
- * @param path where it is in the input (a JSON Pointer), for the error message
+ * @param path which member and where in the input (a JSON Pointer), for the error message
  * @throws InputError for a character that is neither a hex digit nor white space, or an odd
  *   number of hex digits
  */
