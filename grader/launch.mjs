@@ -13,6 +13,7 @@ import {
   renameSync,
   rmSync,
   statSync,
+  utimesSync,
 } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -72,12 +73,17 @@ function sourceKey() {
  * some commands use (--batch's ajv, --watch's chokidar, the instructor kit's mutants) in chunks of
  * their own, loaded when first imported: one bundle file would import every package at start.
  * Built into a temporary folder, then renamed into place (a rename of a folder is atomic; when
- * another grader got there first, its folder is used and ours removed).
+ * another grader got there first, its folder is used and ours removed). Bundles no grader has
+ * started from for a day are removed.
  */
 async function compiled() {
   const dir = join(cacheDir, `cli-${sourceKey()}`);
   const entryFile = join(dir, "cli.mjs");
-  if (existsSync(entryFile)) return entryFile;
+  if (existsSync(entryFile)) {
+    markInUse(dir);
+    pruneUnused(dir);
+    return entryFile;
+  }
   const { build } = await import("esbuild");
   mkdirSync(cacheDir, { recursive: true, mode: 0o755 });
   const temporary = `${dir}.${process.pid}.tmp`;
@@ -106,11 +112,46 @@ async function compiled() {
     rmSync(temporary, { recursive: true, force: true });
     if (!existsSync(entryFile)) throw error;
   }
-  for (const old of readdirSync(cacheDir)) {
-    if (old.startsWith("cli-") && join(cacheDir, old) !== dir && !old.endsWith(".tmp"))
-      rmSync(join(cacheDir, old), { recursive: true, force: true });
-  }
+  markInUse(dir);
+  pruneUnused(dir);
   return entryFile;
+}
+
+/**
+ * Removes the bundles of other sources or other Node versions that no grader has started from for
+ * a day. Not sooner: a grader loads its chunks as it needs them, so removing the bundle of one
+ * still running (another Node version's, or the one from before an edit) would break it mid-way.
+ */
+function pruneUnused(current) {
+  let names;
+  try {
+    names = readdirSync(cacheDir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const path = join(cacheDir, name);
+    if (!name.startsWith("cli-") || path === current || name.endsWith(".tmp")) continue;
+    try {
+      if (Date.now() - statSync(path).mtimeMs > UNUSED_MS)
+        rmSync(path, { recursive: true, force: true });
+    } catch {
+      // Removed by another grader meanwhile, or a kit this user cannot write.
+    }
+  }
+}
+
+/** How long a bundle no grader has started from is kept (ms): longer than any grading runs. */
+const UNUSED_MS = 24 * 60 * 60 * 1000;
+
+/** Records that a grader starts from the bundle in `dir` (its folder's mtime), where it can. */
+function markInUse(dir) {
+  try {
+    const now = new Date();
+    utimesSync(dir, now, now);
+  } catch {
+    // A kit this user cannot write: nothing is removed from it either.
+  }
 }
 
 // Stacks of the grader's own errors through the bundle's source maps. Set here, not with
