@@ -5,10 +5,12 @@
 #
 # VERSION is what `node -v` must say without the v (e.g. 22.12.0), NODE that Node's binary. NODE's
 # folder goes first on PATH, so npm, tsx and the grader (and every program it starts) run on it.
-# Grades, through npm as an instructor would: the reference (full marks, exit 0), the starter (0,
-# exit 1), one mutant (partial credit, its mistake named), the hostile programs that try to read
-# or rewrite the answers (0, exit 1, the fixtures unchanged), the handout's starter after
-# `npm run handout` and `npm ci --engine-strict` (0, exit 1), and a probe whose answer is its own
+# Grades, through npm as an instructor would: the reference on every case (full marks, exit 0);
+# on two cases (an assignment and a decoding: what differs between Node versions is how the
+# grader starts and confines a program, not the case) the starter (0, exit 1), one mutant (one
+# case passed, one failed with its mistake named), the hostile programs that try to read or
+# rewrite the answers (0, exit 1, the fixtures unchanged), the handout's starter after
+# `npm run handout` and `npm ci --engine-strict` (0, exit 1); and a probe whose answer is its own
 # process.version (graded: the report must show VERSION). Any failed check stops with exit 1.
 set -euo pipefail
 if [ $# -ne 2 ]; then
@@ -58,29 +60,33 @@ check() {
 }
 
 zero='r.score === 0 && r.extensionScore === 0 && r.maxScore > 0'
+assign=01-lesson-7-partitions-3-members
+decode=19-decode-version-0
+two=(--only "$assign" --only "$decode")
 
 step "the reference"
 grade reference 0 solution
 check reference 'r.maxScore > 0 && r.score === r.maxScore && r.extensionScore === r.extensionMaxScore'
 
 step "the starter"
-grade starter 1
-check starter "$zero"
+grade starter 1 "${two[@]}"
+check starter "$zero && r.cases.length === 2"
 
 step "a mutant (global-assignment)"
 mutant=$(npx tsx -e 'import { writeMutant } from "./grader/instructor/mutants/mutants.ts";
 process.stdout.write(writeMutant("global-assignment"));')
-grade mutant 1 "$mutant"
+# Case 01 it passes; 03-per-topic-skew it fails, its mistake named.
+grade mutant 1 "$mutant" --only "$assign" --only 03-per-topic-skew
 rm -rf "$(dirname "$mutant")"
-check mutant 'r.score > 0 && r.score < r.maxScore && r.cases.some((c) => c.mistake === "global-assignment")'
+check mutant 'r.cases.map((c) => `${c.status}:${c.mistake ?? ""}`).join() === "pass:,fail:global-assignment"'
 
 for hostile in import-answers search-disk glob-import template-import tsconfig-paths rewrite-answers; do
   step "hostile: $hostile"
-  grade "$hostile" 1 "test/submissions/$hostile"
+  grade "$hostile" 1 "test/submissions/$hostile" "${two[@]}"
   check "$hostile" "$zero"
 done
 step "hostile: typeof-answer (--types)"
-grade typeof-answer 1 test/submissions/typeof-answer --types
+grade typeof-answer 1 test/submissions/typeof-answer --types "${two[@]}"
 check typeof-answer "$zero"
 git diff --quiet -- fixtures || fail "the fixtures changed while hostile programs ran"
 
@@ -90,7 +96,7 @@ cat >"$work/probe/src/main.ts" <<'EOF'
 // The graded program's Node: its version as the only member of its answer.
 process.stdout.write(`${JSON.stringify({ [process.version]: {} })}\n`);
 EOF
-grade probe 1 "$work/probe" --only 01-lesson-7-partitions-3-members
+grade probe 1 "$work/probe" --only "$assign"
 check probe "$zero"
 grep -qF "members that are not in the group (1): \"v$version\"" "$work/probe.txt" ||
   { cat "$work/probe.txt" >&2; fail "the probe's report does not show v$version"; }
@@ -102,7 +108,7 @@ cd "$work/handout"
 flags=(--ignore-scripts --no-audit --no-fund --engine-strict)
 npm ci --offline "${flags[@]}" >/dev/null 2>&1 || npm ci --prefer-offline "${flags[@]}" >/dev/null ||
   fail "npm ci in the handout"
-grade handout 1
+grade handout 1 "${two[@]}"
 check handout "$zero"
 cd "$kit"
 step "passed"

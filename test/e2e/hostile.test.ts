@@ -749,8 +749,9 @@ describe(`hostile submissions (sandbox mode ${MODE})`, () => {
   }, 300_000);
 
   it("nothing is left running, and every grading removed what it built", async () => {
-    expect(leftoversBefore).toEqual([]);
-    expect(await settledLeftovers()).toEqual([]);
+    expect(leftoversBefore, leftoversBefore.join("\n")).toEqual([]);
+    const left = await settledLeftovers();
+    expect(left, left.join("\n")).toEqual([]);
     expect(readdirSync(BUILD_TMP).filter((name) => name.startsWith("kit-"))).toEqual([]);
   });
 });
