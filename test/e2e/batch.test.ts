@@ -418,10 +418,12 @@ describe("templates/github-instructor/grade-class.yml", () => {
       cpSync(from, join(submissions, name), { recursive: true });
     copy(join(ROOT, "solution"), "alice");
     copy(join(ROOT, "starter"), "bob");
-    // Stubs stop at once and a folder with no program is not built: the other shards cost little.
+    // A folder with no program, and a program that does not build: no case runs, so their
+    // shards cost little (the starter runs every case to its stub).
     mkdirSync(join(submissions, "carol"));
     writeFileSync(join(submissions, "carol", "README.txt"), "not a submission\n");
-    copy(join(ROOT, "starter"), "erin");
+    mkdirSync(join(submissions, "erin", "src"), { recursive: true });
+    writeFileSync(join(submissions, "erin", "src", "main.ts"), "export const = ;\n");
     const commands = (job: WorkflowStep[]) =>
       job.map((s) => s.run).filter((r): r is string => r !== undefined && r.includes("grade"));
     const shardCommands = commands(gradeJob.steps);
@@ -467,6 +469,20 @@ describe("templates/github-instructor/grade-class.yml", () => {
     expect(rows.get("bob")?.get("score")).toBe("0");
     expect(rows.get("carol")?.get("score")).toBe("0");
     expect(rows.get("erin")?.get("score")).toBe("0");
+    const caseColumns = [...(rows.get("alice")?.keys() ?? [])].filter((c) => /^\d\d-/.test(c));
+    expect(caseColumns.length).toBeGreaterThan(40);
+    for (const id of caseColumns) {
+      expect(rows.get("alice")?.get(id), id).toBe("pass");
+      for (const name of ["bob", "carol", "erin"])
+        expect(rows.get(name)?.get(id), id).toBe("error");
+    }
+    const results = readResults(join(mirror, "out", "class"));
+    expect(new Set(results.get("bob")?.cases.map((c) => c.reason))).toEqual(
+      new Set(["not-implemented"]),
+    );
+    expect(new Set(results.get("erin")?.cases.map((c) => c.reason))).toEqual(
+      new Set(["build-error"]),
+    );
     expect(readFileSync(join(mirror, "out", "class", "report.html"), "utf8")).toContain(
       '<svg id="mistakes"',
     );
