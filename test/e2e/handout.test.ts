@@ -1,9 +1,10 @@
 // The student handout, built with `npm run handout -- OUT` through npm as instructors will: it
 // holds exactly the files scripts/handout.ts lists and no line of the reference, and it works on
-// its own. Installed from its lockfile in a temporary folder, it grades its untouched src/ (0, every
-// case "not implemented"), the reference's two files copied in (full marks), and a copy with a
-// catalogued mistake, named from diagnosis.json (the handout has no mutants); its workflow's
-// grading step runs through npm as GitHub runs it. Packages come from the npm cache when they can.
+// its own. Installed once from its lockfile in a temporary folder, each submission is graded once:
+// its workflow's grading step, run as GitHub runs it, on the untouched src/ (0, every case "not
+// implemented", the kit's stamp) and on the reference's two files copied in (full marks); and a
+// copy with a catalogued mistake, on a case that shows it, named from diagnosis.json (the handout
+// has no mutants). Packages come from the npm cache when they can.
 import type { SpawnSyncReturns } from "node:child_process";
 import {
   cpSync,
@@ -24,7 +25,8 @@ import { fixtureHash } from "../../grader/cases/hash.ts";
 import { FixtureSchemas, loadCases } from "../../grader/cases/load.ts";
 import { BUILT_IN_CASES_DIR, kitVersion } from "../../grader/kit.ts";
 import { handoutFiles } from "../../scripts/handout.ts";
-import { grade, type ResultsJson } from "../helpers/grader.ts";
+import { graded } from "../helpers/graded.ts";
+import type { ResultsJson } from "../helpers/grader.ts";
 import { ROOT } from "../helpers/program.ts";
 import { pathWithSudo, run } from "../helpers/shell.ts";
 
@@ -130,20 +132,39 @@ function withReference(): string {
   return clone;
 }
 
-/** `npm run -s grade` in a handout: the text report, and the JSON results written on the side. */
-function gradeHandout(dir: string): { run: SpawnSyncReturns<string>; results: ResultsJson } {
+/**
+ * `npm run -s grade -- ARGS` in a handout: the text report, and the JSON results written on the
+ * side.
+ */
+function gradeHandout(
+  dir: string,
+  args: string[],
+): { run: SpawnSyncReturns<string>; results: ResultsJson } {
   const file = join(dir, "..", `${dir.split("/").pop() ?? "out"}-results.json`);
-  const result = run("npm", ["run", "-s", "grade", "--", "--format", `json=${file}`], dir);
+  const result = run("npm", ["run", "-s", "grade", "--", ...args, "--format", `json=${file}`], dir);
   const results = existsSync(file)
     ? (JSON.parse(readFileSync(file, "utf8")) as ResultsJson)
     : ({ cases: [] } as unknown as ResultsJson);
   return { run: result, results };
 }
 
+/** The built-in case on which the locale-order mistake alone is named (diagnosis.json). */
+const LOCALE_ORDER_CASE = "06-uppercase-before-lowercase";
+
 /** The stamp a text report prints on its first line: `kit 1.0.0, fixtures <hash>`. */
 function printedStamp(text: string): string | undefined {
-  return /\((kit [^,]+, fixtures [0-9a-f]+)\)/.exec(text)?.[1];
+  return /^Grading [^\n]*\((kit [^,]+, fixtures [0-9a-f]+)\)$/m.exec(text)?.[1];
 }
+
+/** The rows of a job summary's case table: mark, case (with its title), points, result. */
+function summaryRows(summary: string): { mark: string; points: string; result: string }[] {
+  return [...summary.matchAll(/^\| (✅|❌|⚠️|➖) \| [^|]+ \| (\d+\/\d+) \| ([^|]+) \|$/gmu)].map(
+    ([, mark = "", points = "", result = ""]) => ({ mark, points, result }),
+  );
+}
+
+/** `lines` as the github format prints them: in the text report, then again after the annotations. */
+const twice = <T>(lines: T[]): T[] => [...lines, ...lines];
 
 /** The score lines a text report ends with. */
 const scoreLines = (text: string) =>
@@ -349,41 +370,6 @@ describe("the handout on its own: installed from its lockfile, graded through np
     }
   });
 
-  it("grades its untouched src/: 0 points, every case not implemented, with guidance", () => {
-    const { run: result, results } = gradeHandout(out);
-    scores.push(`untouched src/:\n  ${scoreLines(result.stdout).join("\n  ")}`);
-    expect(result.status, result.stderr).toBe(1);
-    expect(result.stdout).toMatch(/^Grading src: \d+ cases/);
-    expect(result.stdout).toContain("start with decodeSubscription in src/subscription.ts");
-    expect(results.kit).toEqual(kitStamp);
-    expect(results.submission).toBe("src");
-    expect(results.score).toBe(0);
-    expect(results.extensionScore).toBe(0);
-    expect(results.cases).toHaveLength(cases.length);
-    for (const c of results.cases) {
-      expect(c, c.id).toMatchObject({ status: "error", reason: "not-implemented" });
-      expect(c.message, c.id).toMatch(/not implemented yet: \w+ \(src\/[\w-]+\.ts\)/);
-    }
-  }, 120_000);
-
-  it("prints the same stamp as the instructor kit for the same cases", () => {
-    const handout = run("npm", ["run", "-s", "grade", "--", "--only", cases[0]?.id ?? ""], out);
-    const instructor = grade(["solution", "--only", cases[0]?.id ?? ""]);
-    expect(printedStamp(handout.stdout)).toBe(
-      `kit ${kitStamp.version}, fixtures ${kitStamp.fixtures}`,
-    );
-    expect(printedStamp(handout.stdout)).toBe(printedStamp(instructor.stdout));
-  }, 120_000);
-
-  it("gives full marks to the reference's two files copied into src/", () => {
-    const { run: result, results } = gradeHandout(withReference());
-    scores.push(`reference's two files:\n  ${scoreLines(result.stdout).join("\n  ")}`);
-    expect(result.status, result.stdout).toBe(0);
-    expect(results.score).toBe(results.maxScore);
-    expect(results.extensionScore).toBe(results.extensionMaxScore);
-    expect(results.cases.every((c) => c.status === "pass")).toBe(true);
-  }, 120_000);
-
   it("names a catalogued mistake from the data file, without any mutant", () => {
     expect(existsSync(join(out, "grader", "instructor"))).toBe(false);
     const clone = cloneOf(out, "with-locale-order");
@@ -395,12 +381,13 @@ describe("the handout on its own: installed from its lockfile, graded through np
       join(clone, "src", "range-assignor.ts"),
       source.replace(comparison, "return a.localeCompare(b);"),
     );
-    const { run: result, results } = gradeHandout(clone);
+    // One case shows the mistake: uppercase ids, lowercase ids and "_" (LESSON.md#member-order).
+    const { run: result, results } = gradeHandout(clone, ["--only", LOCALE_ORDER_CASE]);
     scores.push(`a copy with localeCompare:\n  ${scoreLines(result.stdout).join("\n  ")}`);
     expect(result.status, result.stderr).toBe(1);
-    const failed = results.cases.filter((c) => c.status !== "pass");
-    expect(failed.length).toBeGreaterThan(0);
-    expect(failed.map((c) => c.mistake)).toContain("locale-order");
+    expect(results.cases.map((c) => [c.id, c.status, c.mistake])).toEqual([
+      [LOCALE_ORDER_CASE, "fail", "locale-order"],
+    ]);
     expect(result.stdout).toContain("(locale-order)");
   }, 120_000);
 
@@ -454,20 +441,64 @@ describe("the handout on its own: installed from its lockfile, graded through np
       return { result, summary: readFileSync(summary, "utf8") };
     }
 
-    it("its grading command fails the job on the untouched src/, with annotations and a summary", () => {
+    // The step's command graded once on each handout: the untouched src/ and the reference's
+    // files. Its log holds the text report, so the same run shows what `npm run grade` prints.
+    it("its grading command fails the job on the untouched src/: 0 points, every case not implemented, with guidance and the kit's stamp", () => {
       const { result, summary } = runGradingStep(out);
+      scores.push(`untouched src/:\n  ${scoreLines(result.stdout).join("\n  ")}`);
       expect(result.status, result.stderr).toBe(1);
-      expect(result.stdout).toContain("::group::");
+      expect(result.stdout).toContain("::group::Grading src: every case\n");
+      expect(result.stdout).toMatch(new RegExp(`^Grading src: ${cases.length} cases `, "m"));
+      expect(result.stdout).toContain("start with decodeSubscription in src/subscription.ts");
       expect(result.stdout).toMatch(/^::error title=01-[\w-]+ \(0\/\d+\)::not implemented yet: /m);
+      const required = cases.filter((c) => c.required).length;
+      expect(scoreLines(result.stdout)).toEqual(
+        twice([
+          expect.stringMatching(
+            new RegExp(`^Required: {2}0/\\d+ points, 0 of ${required} cases passed$`),
+          ),
+          expect.stringMatching(
+            new RegExp(`^Extension: 0/\\d+ points, 0 of ${cases.length - required} cases passed$`),
+          ),
+        ]),
+      );
+      // The stamp: what the instructor kit computes for the same cases, and prints.
+      const stamp = `kit ${kitStamp.version}, fixtures ${kitStamp.fixtures}`;
+      expect(printedStamp(result.stdout)).toBe(stamp);
+      expect(printedStamp(graded("reference").text)).toBe(stamp);
       expect(summary).toMatch(/^## Grading src: 0\/\d+ required points/m);
       expect(summary).toContain(kitStamp.fixtures);
+      const rows = summaryRows(summary);
+      expect(rows).toHaveLength(cases.length);
+      for (const row of rows) {
+        expect(row.mark).toMatch(/^(❌|⚠️)$/u);
+        expect(row.points).toMatch(/^0\//);
+        expect(row.result).toMatch(/^not implemented yet: \w+ \(src\/[\w-]+\.ts\)/);
+      }
     }, 120_000);
 
-    it("its grading command passes the job with the reference's two files", () => {
+    it("its grading command passes the job with the reference's two files: full marks", () => {
       const { result, summary } = runGradingStep(withReference());
+      scores.push(`reference's two files:\n  ${scoreLines(result.stdout).join("\n  ")}`);
       expect(result.status, result.stdout).toBe(0);
-      expect(result.stdout).not.toMatch(/^::error/m);
+      expect(result.stdout).not.toMatch(/^::(error|warning)/m);
+      const required = cases.filter((c) => c.required).length;
+      expect(scoreLines(result.stdout)).toEqual(
+        twice([
+          expect.stringMatching(
+            new RegExp(`^Required: {2}(\\d+)/\\1 points, ${required} of ${required} cases passed$`),
+          ),
+          expect.stringMatching(
+            new RegExp(
+              `^Extension: (\\d+)/\\1 points, ${cases.length - required} of ${cases.length - required} cases passed$`,
+            ),
+          ),
+        ]),
+      );
       expect(summary).toMatch(/^## Grading src: (\d+)\/\1 required points/m);
+      const rows = summaryRows(summary);
+      expect(rows).toHaveLength(cases.length);
+      for (const row of rows) expect(row).toMatchObject({ mark: "✅", result: "passed" });
     }, 120_000);
   });
 });

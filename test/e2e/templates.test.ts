@@ -1,7 +1,9 @@
 // The platform templates in templates/, run here as far as they can be: the GitLab job's grading
 // command through npm exactly as written in .gitlab-ci.yml, and the Gradescope bundle built with
-// `npm run gradescope-bundle` and its run_autograder run on a folder upload and a two-file upload.
-// Gradescope's setup.sh installs Node.js on Gradescope's image, so it is only syntax-checked.
+// `npm run gradescope-bundle`, its answers locked by setup.sh --permissions-only, and its
+// run_autograder graded once in full, on a folder upload in the locked bundle; a two-file upload
+// shows which folder run_autograder grades, graded on one case. Gradescope's setup.sh installs
+// Node.js on Gradescope's image, so only its --permissions-only part runs here.
 import { spawnSync, type SpawnSyncReturns } from "node:child_process";
 import {
   chmodSync,
@@ -64,6 +66,9 @@ function unixModes(zip: Buffer): Map<string, number> {
   }
   return modes;
 }
+
+/** The case the two-file upload is graded on (the folder upload is graded on every case). */
+const ONE_CASE = "01-lesson-7-partitions-3-members";
 
 const builtInCases = readdirSync(CASES_DIR).filter((name) =>
   statSync(join(CASES_DIR, name)).isDirectory(),
@@ -229,7 +234,11 @@ describe("templates/gradescope: the bundle and run_autograder", () => {
   });
 
   /** Runs a bundle's run_autograder on an upload; returns its output and results.json. */
-  function autograde(upload: (dir: string) => void, kit: string = bundle) {
+  function autograde(
+    upload: (dir: string) => void,
+    kit: string = bundle,
+    env: NodeJS.ProcessEnv = {},
+  ) {
     const work = mkdtempSync(join(tmpdir(), "kit-autograde-"));
     const submission = join(work, "submission");
     mkdirSync(submission);
@@ -239,6 +248,7 @@ describe("templates/gradescope: the bundle and run_autograder", () => {
       KIT_ROOT: kit,
       SUBMISSION_DIR: submission,
       RESULTS_DIR: results,
+      ...env,
     });
     const json = JSON.parse(
       readFileSync(join(results, "results.json"), "utf8"),
@@ -255,9 +265,14 @@ describe("templates/gradescope: the bundle and run_autograder", () => {
     expect(secret.map((t) => t.visibility)).toEqual(["after_published"]);
   }
 
-  it("grades an upload of the handout folder (src/main.ts), private cases included; text formats", () => {
-    const { result, json } = autograde((dir) =>
-      cpSync(join(ROOT, "solution"), dir, { recursive: true }),
+  /**
+   * The one full grading of the bundle: an upload of the handout folder (src/main.ts) graded by
+   * `kit`'s run_autograder, private cases included, in full marks; plain-text formats.
+   */
+  function expectFolderUploadGraded(kit: string): void {
+    const { result, json } = autograde(
+      (dir) => cpSync(join(ROOT, "solution"), dir, { recursive: true }),
+      kit,
     );
     expect(result.status, result.stderr).toBe(0);
     expect(result.stdout).toContain("Upload: a submission folder (src/main.ts at the top).");
@@ -287,19 +302,78 @@ describe("templates/gradescope: the bundle and run_autograder", () => {
     expect(json.output).toMatch(
       /\nPrivate cases: 1 \(2 required points, 0 extension points\), not counted above, shown when the grades are published\.$/,
     );
-  });
+  }
 
-  it("grades an upload of just subscription.ts and range-assignor.ts over the starter", () => {
-    const { result, json } = autograde((dir) => {
-      for (const file of ["subscription.ts", "range-assignor.ts"]) {
-        cpSync(join(ROOT, "solution", "src", file), join(dir, file));
-      }
-    });
-    expect(result.status, result.stderr).toBe(0);
-    expect(result.stdout).toContain(
-      "Upload: subscription.ts copied over the starter's src/subscription.ts.",
+  it("an upload of just subscription.ts and range-assignor.ts: copied over a fresh starter, graded with the private cases", () => {
+    // npm stands in on PATH: it keeps the grader's arguments and the folder it was given (a
+    // temporary copy run_autograder removes), then grades that folder on one case. What the
+    // grader makes of a folder is the folder upload's business (below); here, what is graded.
+    const stand = mkdtempSync(join(tmpdir(), "kit-npm-stand-in-"));
+    const realNpm = spawnSync("sh", ["-c", "command -v npm"], { encoding: "utf8" }).stdout.trim();
+    expect(realNpm).not.toBe("");
+    writeFileSync(
+      join(stand, "npm"),
+      `#!/bin/sh
+set -e
+printf '%s\\n' "$@" > ${stand}/args
+cp -R "$5" ${stand}/graded
+exec ${realNpm} "$@" --only ${ONE_CASE}
+`,
+      { mode: 0o755 },
     );
-    expectFullMarks(json);
+    try {
+      const { result, json } = autograde(
+        (dir) => {
+          mkdirSync(join(dir, "src"));
+          cpSync(join(ROOT, "solution", "src", "subscription.ts"), join(dir, "subscription.ts"));
+          cpSync(
+            join(ROOT, "solution", "src", "range-assignor.ts"),
+            join(dir, "src", "range-assignor.ts"),
+          );
+        },
+        bundle,
+        { PATH: `${stand}:${process.env.PATH ?? ""}` },
+      );
+      expect(result.status, result.stderr).toBe(0);
+      expect(result.stdout).toContain(
+        "Upload: subscription.ts copied over the starter's src/subscription.ts.\n",
+      );
+      expect(result.stdout).toContain(
+        "Upload: src/range-assignor.ts copied over the starter's src/range-assignor.ts.\n",
+      );
+      const args = readFileSync(join(stand, "args"), "utf8").split("\n").slice(0, -1);
+      expect(args).toEqual([
+        "run",
+        "-s",
+        "grade",
+        "--",
+        expect.stringMatching(/^\/.*\/submission$/),
+        "--fixtures",
+        join(bundle, "private-cases", privateName),
+        "--format",
+        expect.stringMatching(/^gradescope=\/.*\/results\/results\.json$/),
+        "--format",
+        "text",
+      ]);
+      // The starter's files, with the two uploaded ones in place of its stubs.
+      const graded = join(stand, "graded");
+      expect(readdirSync(join(graded, "src")).sort()).toEqual(
+        readdirSync(join(ROOT, "starter", "src")).sort(),
+      );
+      for (const name of readdirSync(join(ROOT, "starter", "src"))) {
+        const from = ["subscription.ts", "range-assignor.ts"].includes(name)
+          ? join(ROOT, "solution", "src", name)
+          : join(ROOT, "starter", "src", name);
+        expect(readFileSync(join(graded, "src", name)).equals(readFileSync(from)), name).toBe(true);
+      }
+      validateGradescope(json);
+      expect(validateGradescope.errors ?? []).toEqual([]);
+      expect(
+        json.tests.map((t) => [t.name.split(":")[0], t.status, t.score === t.max_score]),
+      ).toEqual([[ONE_CASE, "passed", true]]);
+    } finally {
+      rmSync(stand, { recursive: true, force: true });
+    }
   });
 
   it("an upload with nothing to grade gets 0 and says what to upload", () => {
@@ -315,12 +389,13 @@ describe("templates/gradescope: the bundle and run_autograder", () => {
     expect(json.output_format).toBe("text");
   });
 
-  it("setup.sh --permissions-only: the answers readable by root alone, and grading still works", () => {
+  it("setup.sh --permissions-only: the answers readable by root alone; an upload of the handout folder (src/main.ts) graded in full, private cases included; text formats", () => {
     const script = join(bundle, "setup.sh");
     if (process.getuid?.() !== 0) {
       const refused = run("bash", [script, "--permissions-only"], bundle);
       expect(refused.status).toBe(1);
       expect(refused.stderr).toContain("setup.sh: run it as root");
+      expectFolderUploadGraded(bundle);
       return;
     }
     // A copy, with every folder above it open to others (mkdtemp makes 0700 folders), so what
@@ -367,12 +442,7 @@ describe("templates/gradescope: the bundle and run_autograder", () => {
       );
       expect(writable.status).toBe(1);
 
-      const { result, json } = autograde(
-        (dir) => cpSync(join(ROOT, "solution"), dir, { recursive: true }),
-        locked,
-      );
-      expect(result.status, result.stderr).toBe(0);
-      expectFullMarks(json);
+      expectFolderUploadGraded(locked);
     } finally {
       rmSync(work, { recursive: true, force: true });
     }

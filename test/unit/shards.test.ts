@@ -1,0 +1,299 @@
+// Sharding a class and merging the shards, in process: which folders shard I/N grades
+// (grader/batch/shard.ts shareOf, round-robin over the code-unit order), and --merge
+// (grader/batch/merge.ts) over report folders written as a --batch --shard run writes them
+// (output.ts), from hand-made results: the merged gradebook worked by hand, the merged folder the
+// bytes an unsharded run writes, and what merge refuses or warns about. One e2e run of the
+// instructor's workflow (test/e2e/batch.test.ts) grades real shards and merges them.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
+import type { CaseInfo, SubmissionResults } from "../../grader/batch/gradebook.ts";
+import { readShards, runMerge } from "../../grader/batch/merge.ts";
+import {
+  prepareReportDir,
+  writeClassReport,
+  writeSubmissionResults,
+} from "../../grader/batch/output.ts";
+import { listBatch, shareOf } from "../../grader/batch/shard.ts";
+import { runBatch } from "../../grader/batch/batch.ts";
+import type { GradingContext } from "../../grader/context.ts";
+import { SetupError } from "../../grader/errors.ts";
+import { parseGradeArgs } from "../../grader/options.ts";
+
+const root = mkdtempSync(join(tmpdir(), "kit-shards-"));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe("shareOf: shard I of N takes every N-th name from the I-th", () => {
+  const seven = ["a", "b", "c", "d", "e", "f", "g"];
+
+  it("splits seven names 3/2/2 into three shards", () => {
+    expect(shareOf(seven, { index: 1, count: 3 })).toEqual(["a", "d", "g"]);
+    expect(shareOf(seven, { index: 2, count: 3 })).toEqual(["b", "e"]);
+    expect(shareOf(seven, { index: 3, count: 3 })).toEqual(["c", "f"]);
+  });
+
+  it("gives a shard nothing when there are fewer names than shards", () => {
+    expect(shareOf(["a", "b", "c"], { index: 3, count: 4 })).toEqual(["c"]);
+    expect(shareOf(["a", "b", "c"], { index: 4, count: 4 })).toEqual([]);
+    expect(shareOf([], { index: 1, count: 2 })).toEqual([]);
+  });
+
+  it("is the whole list, as a copy, without a shard, and for 1/1", () => {
+    const whole = shareOf(seven, undefined);
+    expect(whole).toEqual(seven);
+    expect(whole).not.toBe(seven);
+    expect(shareOf(seven, { index: 1, count: 1 })).toEqual(seven);
+  });
+
+  it("shards of one list are disjoint, cover it in order, and differ in size by at most one", () => {
+    for (let length = 0; length <= 12; length++) {
+      const names = Array.from({ length }, (_, i) => `n${String(i).padStart(2, "0")}`);
+      for (let count = 1; count <= 5; count++) {
+        const shares = Array.from({ length: count }, (_, i) =>
+          shareOf(names, { index: i + 1, count }),
+        );
+        expect(shares.flat().sort()).toEqual(names);
+        const sizes = shares.map((s) => s.length);
+        expect(Math.max(...sizes) - Math.min(...sizes)).toBeLessThanOrEqual(1);
+      }
+    }
+  });
+});
+
+const KIT = { version: "1.2.0", fixtures: "0123456789abcdef" };
+const CASES: CaseInfo[] = [
+  { id: "01-one", title: "one", required: true, maxPoints: 2 },
+  { id: "02-two", title: "two", required: false, maxPoints: 1 },
+];
+
+type Outcome = "pass" | "not-implemented" | readonly string[];
+
+/** A case's result: a pass, a stub, or a wrong answer naming `mistakes`. */
+function caseResult(info: CaseInfo, outcome: Outcome): SubmissionResults["cases"][number] {
+  const base = {
+    id: info.id,
+    title: info.title,
+    required: info.required,
+    maxPoints: info.maxPoints,
+  };
+  if (outcome === "pass") {
+    return {
+      ...base,
+      status: "pass",
+      reason: null,
+      points: info.maxPoints,
+      mistake: null,
+      mistakes: [],
+      message: "",
+    };
+  }
+  if (outcome === "not-implemented") {
+    return {
+      ...base,
+      status: "error",
+      reason: "not-implemented",
+      points: 0,
+      mistake: null,
+      mistakes: [],
+      message: "not implemented yet: assignRange (src/range-assignor.ts)",
+    };
+  }
+  return {
+    ...base,
+    status: "fail",
+    reason: "wrong-output",
+    points: 0,
+    mistake: outcome[0] ?? null,
+    mistakes: [...outcome],
+    message: "wrong output",
+  };
+}
+
+/** A submission's results on CASES, the scores summed from its cases. */
+function submission(name: string, one: Outcome, two: Outcome): SubmissionResults {
+  const cases = [caseResult(CASES[0] as CaseInfo, one), caseResult(CASES[1] as CaseInfo, two)];
+  const sum = (required: boolean) =>
+    cases.filter((c) => c.required === required).reduce((total, c) => total + c.points, 0);
+  return {
+    kit: KIT,
+    submission: name,
+    score: sum(true),
+    maxScore: 2,
+    extensionScore: sum(false),
+    extensionMaxScore: 1,
+    cases,
+  };
+}
+
+/** The class, in code-unit order of name ("=" is 0x3D, before the letters). */
+const CLASS = [
+  submission("=eve", "pass", "pass"),
+  submission("alice", "pass", "pass"),
+  submission("bob", "not-implemented", "not-implemented"),
+  submission("carol", ["locale-order"], "pass"),
+  // Case 01 cannot tell two mistakes apart (1/2 each); case 02 names one alone (1).
+  submission("dave", ["locale-order", "code-point-order"], ["code-point-order"]),
+];
+
+/** The gradebook of CLASS, worked by hand from the columns gradebook.ts documents. */
+const GRADEBOOK = [
+  "submission,score,max,extension_score,extension_max,01-one,02-two,main_mistake,mistakes",
+  "'=eve,2,2,1,1,pass,pass,,",
+  "alice,2,2,1,1,pass,pass,,",
+  "bob,0,2,0,1,error,error,,",
+  "carol,0,2,1,1,fail,pass,locale-order,locale-order",
+  "dave,0,2,0,1,fail,fail,code-point-order,code-point-order locale-order",
+  "",
+].join("\n");
+
+/** Writes a report folder as `--batch DIR --shard I/N` does (batch.ts runBatch), or a whole run. */
+function writeRun(
+  name: string,
+  shard: { index: number; count: number } | undefined,
+  kit = KIT,
+  cases = CASES,
+): string {
+  const out = join(root, name);
+  prepareReportDir(out);
+  const mine = shareOf(CLASS, shard).map((r) => ({ ...r, kit }));
+  for (const r of mine) writeSubmissionResults(out, r);
+  writeClassReport(out, { kit, shard: shard ?? null, cases }, mine);
+  return out;
+}
+
+/** Runs `--merge DIRS --report-dir OUT` in process; its standard output and error. */
+async function merge(dirs: string[], out: string): Promise<{ stdout: string; stderr: string }> {
+  let stdout = "";
+  let stderr = "";
+  vi.spyOn(process.stdout, "write").mockImplementation((chunk) => {
+    stdout += String(chunk);
+    return true;
+  });
+  vi.spyOn(process.stderr, "write").mockImplementation((chunk) => {
+    stderr += String(chunk);
+    return true;
+  });
+  const status = await runMerge(parseGradeArgs(["--merge", ...dirs, "--report-dir", out]));
+  vi.restoreAllMocks();
+  expect(status).toBe(0);
+  return { stdout, stderr };
+}
+
+const read = (dir: string, file: string) => readFileSync(join(dir, file), "utf8");
+
+describe("--merge of the shards of a class", () => {
+  const whole = writeRun("whole", undefined);
+  const shards = [1, 2, 3].map((index) => writeRun(`shard-${index}`, { index, count: 3 }));
+
+  it("each shard holds its round-robin share of the class", () => {
+    const names = (dir: string) =>
+      (JSON.parse(read(dir, "shard.json")) as { submissions: { name: string }[] }).submissions.map(
+        (s) => s.name,
+      );
+    expect(shards.map(names)).toEqual([["=eve", "carol"], ["alice", "dave"], ["bob"]]);
+  });
+
+  it("writes the gradebook worked by hand, and the bytes of the unsharded run", async () => {
+    const out = join(root, "merged");
+    const { stdout, stderr } = await merge(shards, out);
+    expect(stderr).toBe("");
+    expect(stdout).toMatch(/^Merged 3 shards: 5 submissions, 2 passed every required case\.\n/);
+    expect(read(out, "gradebook.csv")).toBe(GRADEBOOK);
+    expect(read(whole, "gradebook.csv")).toBe(GRADEBOOK);
+    for (const file of ["shard.json", "report.html", "results/%3deve.json", "results/dave.json"]) {
+      expect(read(out, file), file).toBe(read(whole, file));
+    }
+    const manifest = JSON.parse(read(out, "shard.json")) as {
+      shard: unknown;
+      submissions: { name: string; file: string }[];
+    };
+    expect(manifest.shard).toBeNull();
+    expect(manifest.submissions).toEqual([
+      { name: "=eve", file: "results/%3deve.json" },
+      { name: "alice", file: "results/alice.json" },
+      { name: "bob", file: "results/bob.json" },
+      { name: "carol", file: "results/carol.json" },
+      { name: "dave", file: "results/dave.json" },
+    ]);
+  });
+
+  it("goes on without a shard, and warns which are missing", async () => {
+    const out = join(root, "merged-missing");
+    const { stdout, stderr } = await merge([shards[0] as string], out);
+    expect(stderr).toBe(
+      "grade: warning: shards 2/3, 3/3 missing: the report lacks their submissions\n",
+    );
+    expect(stdout).toMatch(/^Merged 1 shard: 2 submissions, 1 passed every required case\.\n/);
+    expect(read(out, "gradebook.csv").split("\n").slice(1, -1)).toEqual([
+      "'=eve,2,2,1,1,pass,pass,,",
+      "carol,0,2,1,1,fail,pass,locale-order,locale-order",
+    ]);
+  });
+
+  it("warns when the shards split the class in different ways, counting each submission once", () => {
+    const half = writeRun("half-2", { index: 2, count: 2 }); // alice, carol
+    const third = writeRun("third-3", { index: 3, count: 3 }); // bob
+    const merged = readShards([half, third]);
+    expect(merged.warnings).toEqual([
+      "the shards split the class in different ways (/2, /3); each submission is still counted once",
+    ]);
+    expect(merged.results.map((r) => r.submission)).toEqual(["alice", "carol", "bob"]);
+  });
+
+  it("refuses the same shard twice", () => {
+    expect(() => readShards([shards[0] as string, shards[0] as string])).toThrow(
+      new SetupError(`shard 1/3 is given twice: ${shards[0]} and ${shards[0]}`),
+    );
+  });
+
+  it("refuses a submission in two shards", () => {
+    const whole2 = writeRun("whole-again", undefined);
+    expect(() => readShards([shards[1] as string, whole2])).toThrow(
+      /^submission "alice" is in two shards: .*shard-2 and .*whole-again; the shards of one class never overlap$/,
+    );
+  });
+
+  it("refuses shards graded with another kit, or on other cases", () => {
+    const otherKit = writeRun(
+      "other-kit",
+      { index: 2, count: 3 },
+      { ...KIT, fixtures: "fedcba9876543210" },
+    );
+    expect(() => readShards([shards[0] as string, otherKit])).toThrow(
+      /^the shards were graded with different kits: .*shard-1 with kit 1\.2\.0 \(fixtures 0123456789abcdef\), .*other-kit with kit 1\.2\.0 \(fixtures fedcba9876543210\)/,
+    );
+    const otherCases = writeRun("other-cases", { index: 2, count: 3 }, KIT, [CASES[0] as CaseInfo]);
+    expect(() => readShards([shards[0] as string, otherCases])).toThrow(
+      /^the shards were graded on different cases: .*shard-1 \(2 cases\) and .*other-cases \(1\)/,
+    );
+  });
+
+  it("refuses an OUT that is one of the shards, and leaves that shard alone", () => {
+    const before = read(shards[2] as string, "shard.json");
+    expect(() =>
+      runMerge(parseGradeArgs(["--merge", ...shards, "--report-dir", shards[2] as string])),
+    ).toThrow(/is one of the shards being merged: give a new folder$/);
+    expect(read(shards[2] as string, "shard.json")).toBe(before);
+  });
+});
+
+describe("--batch refuses what it cannot grade into", () => {
+  it("a DIR with no folders, an OUT inside DIR, an OUT with other files", async () => {
+    const empty = mkdtempSync(join(root, "empty-"));
+    expect(() => listBatch(empty)).toThrow(SetupError);
+    expect(() => listBatch(empty)).toThrow(/has no subfolders; it should hold one folder per/);
+    const busy = mkdtempSync(join(root, "busy-"));
+    writeFileSync(join(busy, "notes.txt"), "mine\n");
+    expect(() => prepareReportDir(busy)).toThrow(/is not empty and holds no earlier report/);
+    expect(read(busy, "notes.txt")).toBe("mine\n");
+    // Refused before anything is listed or graded: no grading context is needed.
+    const inside = parseGradeArgs(["--batch", empty, "--report-dir", join(empty, "out")]);
+    await expect(runBatch(inside, undefined as unknown as GradingContext)).rejects.toThrow(
+      /is inside the --batch folder .*: it would be graded as a submission next time/,
+    );
+  });
+});
