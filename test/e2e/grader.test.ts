@@ -178,7 +178,7 @@ describe("every status and reason, from small submissions in test/submissions", 
   });
 
   it("build-error: importing the golden answers fails the build, every case error", () => {
-    const { status, results } = gradeJson([submission("import-answers"), ...ONLY]);
+    const { status, results } = graded("import-answers");
     expectValidResults(results);
     expect(status).toBe(1);
     for (const id of [ASSIGN, BAD_INPUT]) {
