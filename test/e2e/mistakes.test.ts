@@ -1,6 +1,7 @@
 // Grading names the mistake, end to end: hand-made versions of catalogued mistakes (written
-// differently from their mutants, as a student might) are named by the grader's command line,
-// and the text reports of a few mutants match their recorded files. That every mutant is caught
+// differently from their mutants, as a student might), built and run in the sandbox, are named
+// by the grading the command line runs (in process: the grader's start adds nothing to naming),
+// and the command line's text reports of a few mutants match their recorded files. That every mutant is caught
 // and told apart is test/unit/mistakes.test.ts's, from grader/diagnose/diagnosis.json; that the
 // file is what the mutants do today is test/e2e/generated.test.ts's.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -11,9 +12,28 @@ import {
   writeVariant,
   type Replacement,
 } from "../../grader/instructor/mutants/mutants.ts";
-import { grade, gradeJson } from "../helpers/grader.ts";
+import { prepareGrading } from "../../grader/context.ts";
+import { gradeSubmission } from "../../grader/grade.ts";
+import { parseGradeArgs } from "../../grader/options.ts";
+import type { CaseResult } from "../../grader/results.ts";
+import { grade } from "../helpers/grader.ts";
 import { graded } from "../helpers/graded.ts";
 import { ROOT } from "../helpers/program.ts";
+
+/**
+ * Grades as `npm run grade -- ...args` does (options.ts, context.ts prepareGrading, grade.ts), in
+ * this process: the programs still run in the sandbox, and the grader's start is saved. The
+ * command line's own reports are checked below, against recorded files.
+ */
+async function gradeCases(args: string[]): Promise<CaseResult[]> {
+  const command = parseGradeArgs(args);
+  const context = await prepareGrading(command);
+  try {
+    return (await gradeSubmission(context.gradeOptions(command.submission, []))).cases;
+  } finally {
+    context.dispose();
+  }
+}
 
 describe("grading names the mistake", () => {
   it("names nothing for the reference", () => {
@@ -110,16 +130,15 @@ describe("grading names the mistake", () => {
         },
       ],
     ],
-  ])("a hand-made %s is named on %s", (id, caseId, replacements) => {
+  ])("a hand-made %s is named on %s", async (id, caseId, replacements) => {
     const dir = writeVariant(`hand-made-${id}`, replacements);
-    const { results } = gradeJson([dir, "--only", caseId]);
-    const result = results.cases[0];
+    const result = (await gradeCases([dir, "--only", caseId]))[0];
     expect(result?.status).not.toBe("pass");
     expect(result?.mistakes).toEqual([id]);
     expect(result?.mistake).toBe(id);
   });
 
-  it("names both mistakes a behaviour fits: only -1 as null, other negative lengths rejected", () => {
+  it("names both mistakes a behaviour fits: only -1 as null, other negative lengths rejected", async () => {
     const dir = writeVariant("hand-made-minus-one", [
       {
         file: "subscription.ts",
@@ -139,14 +158,14 @@ describe("grading names the mistake", () => {
 }`,
       },
     ]);
-    const { results } = gradeJson([dir, "--only", "24-decode-negative-user-data-length"]);
-    expect(results.cases[0]?.mistakes).toEqual([
+    const cases = await gradeCases([dir, "--only", "24-decode-negative-user-data-length"]);
+    expect(cases[0]?.mistakes).toEqual([
       "unsigned-user-data-length",
       "user-data-only-minus-one-null",
     ]);
   });
 
-  it("names the kind of outcome when no mutant explains it: a decoder that answers for every byte string", () => {
+  it("names the kind of outcome when no mutant explains it: a decoder that answers for every byte string", async () => {
     // Any error becomes an empty subscription: every bad member is accepted.
     const dir = writeVariant("hand-made-accepts-all", [
       {
@@ -165,12 +184,12 @@ describe("grading names the mistake", () => {
 }`,
       },
     ]);
-    const { results } = gradeJson([dir, "--only", "26-error-negative-topic-string-length"]);
-    expect(results.cases[0]?.status).toBe("fail");
-    expect(results.cases[0]?.mistakes).toEqual(["bad-bytes-accepted"]);
+    const cases = await gradeCases([dir, "--only", "26-error-negative-topic-string-length"]);
+    expect(cases[0]?.status).toBe("fail");
+    expect(cases[0]?.mistakes).toEqual(["bad-bytes-accepted"]);
   });
 
-  it("names a crash's mistake only when every crash of the program is explained", () => {
+  it("names a crash's mistake only when every crash of the program is explained", async () => {
     // assignRange throws on every topic: the crash on the unknown topic is no evidence.
     const dir = writeVariant("hand-made-always-crashes", [
       {
@@ -182,21 +201,21 @@ describe("grading names the mistake", () => {
       },
     ]);
     const unknownTopic = "08-subscribed-topic-missing-from-metadata";
-    const alone = gradeJson([dir, "--only", unknownTopic]).results.cases;
+    const alone = await gradeCases([dir, "--only", unknownTopic]);
     expect(alone.map((c) => c.mistakes)).toEqual([["unknown-topic-crash"]]);
-    const both = gradeJson([
+    const both = await gradeCases([
       dir,
       "--only",
       "01-lesson-7-partitions-3-members",
       "--only",
       unknownTopic,
     ]);
-    expect(both.results.cases.map((c) => [c.status, c.mistakes])).toEqual([
+    expect(both.map((c) => [c.status, c.mistakes])).toEqual([
       ["error", []],
       ["error", []],
     ]);
     // The crash is reported with its message and the student's line, not a bundle path.
-    expect(both.results.cases[0]?.message).toMatch(
+    expect(both[0]?.message).toMatch(
       /^the program exited with code 70: an uncaught exception: "Error: no range for 0 of 3 \(7\)" \(at src\/range-assignor\.ts:\d+\)$/,
     );
   });

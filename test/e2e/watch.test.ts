@@ -110,9 +110,8 @@ describe("npm run grade -- --watch", () => {
     grader = spawn(
       process.execPath,
       [
-        "--import",
-        "tsx",
-        join(ROOT, "grader", "cli.ts"),
+        // As `npm run grade` starts it: the grader's bundle, not its sources compiled at start.
+        join(ROOT, "grader", "launch.mjs"),
         submission,
         "--watch",
         "--timeout",

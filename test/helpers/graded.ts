@@ -15,6 +15,7 @@ import { inject } from "vitest";
 import type { ExercismResults } from "../../grader/report/exercism.ts";
 import type { GradescopeResults } from "../../grader/report/gradescope.ts";
 import { grade, variantOfSolution, type ResultsJson } from "./grader.ts";
+import { ROOT } from "./program.ts";
 
 /** One grading run with every format. */
 export interface AllFormatsRun {
@@ -97,6 +98,17 @@ const SHARED = {
         replace: 'return a.localeCompare(b, "en-US");',
       },
     ]),
+  ],
+  /**
+   * test/submissions/import-answers, which imports a golden answer: its build fails, so every case
+   * is an error; graded on an assign case and a bad-input one.
+   */
+  "import-answers": () => [
+    join(ROOT, "test", "submissions", "import-answers"),
+    "--only",
+    "01-lesson-7-partitions-3-members",
+    "--only",
+    "25-error-truncated-topic-string",
   ],
 } as const;
 
