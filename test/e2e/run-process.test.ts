@@ -2,11 +2,12 @@
 // is decided from what was measured for it, never from when the grader got round to looking. A
 // grader whose event loop is blocked (here: the test blocks it on purpose) makes a run's result
 // come later, never different: a program that ended before the grader's timers fired is judged by
-// its own end, not stopped as a time-out.
+// its own end, not stopped as a time-out. Reading the wrapper's report alone is
+// test/unit/run-process.test.ts's.
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { parseReport, runProcess } from "../../grader/run/run-process.ts";
+import { runProcess } from "../../grader/run/run-process.ts";
 import { runsFolder } from "../../grader/run/run-files.ts";
 import { confinedSpec, type SandboxFeatures } from "../../grader/run/sandbox.ts";
 
@@ -128,30 +129,5 @@ describe("runProcess", () => {
     );
     expect(run.exitCode).toBe(0);
     expect(run.stdout).toBe("early");
-  });
-});
-
-describe("parseReport", () => {
-  it("reads status, CPU time and the wrapper's wall time (seconds since boot)", () => {
-    const report = parseReport(
-      "start 100.25\nstatus 0\nend 100.75\n0m0.010000s 0m0.000000s\n0m0.120000s 0m0.030000s\n",
-    );
-    expect(report).toEqual({
-      ended: true,
-      exitCode: 0,
-      signal: null,
-      cpuMs: 150,
-      wallMs: 500,
-      sandboxError: null,
-    });
-  });
-
-  it("a status above 128 is the signal that ended the program; no status, not ended", () => {
-    expect(parseReport("start 1.00\nstatus 153\nend 1.10\n").signal).toBe("SIGXFSZ");
-    expect(parseReport("start 1.00\n")).toMatchObject({
-      ended: false,
-      exitCode: null,
-      wallMs: null,
-    });
   });
 });
