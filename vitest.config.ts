@@ -1,7 +1,7 @@
 import { defineConfig } from "vitest/config";
 
-// Two tiers. unit: everything that runs in this process (decoder, assignor, verdicts, diagnosis,
-// every reporter from recorded results, options), under a minute. e2e: what only a process can
+// Two tiers. unit: everything that runs in process, starting no child process (decoder, assignor,
+// verdicts, diagnosis, every reporter from recorded results, options). e2e: what only a process can
 // show (the grader's command line, the sandbox, builds, batches, the handout, a browser); it
 // grades each shared submission once per run (test/helpers/graded.ts). `npm test` runs both,
 // `npm run test:unit` the first. A third project, load, grades with the machine loaded on purpose
@@ -16,7 +16,19 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 240_000,
     projects: [
-      { extends: true, test: { name: "unit", include: ["test/unit/**/*.test.ts"] } },
+      {
+        extends: true,
+        test: {
+          name: "unit",
+          include: ["test/unit/**/*.test.ts"],
+          // One module graph per worker thread for all its files, not one per file: importing
+          // the kit's modules (TypeScript's compiler among them) again for each file was most of
+          // the tier's time. Safe because unit tests restore what they change (environment
+          // variables, timers); threads measured as fast as processes here, and lighter.
+          pool: "threads",
+          isolate: false,
+        },
+      },
       {
         extends: true,
         test: {
