@@ -35,6 +35,10 @@ export default defineConfig({
           name: "e2e",
           include: ["test/e2e/**/*.test.ts"],
           globalSetup: ["test/helpers/graded-setup.ts"],
+          // One module graph per worker process for all its files, as in unit: the tier's CPU
+          // time fell from about 508 s to 413 s. Each file's gradings run in processes of their
+          // own, and no e2e file changes the environment, the working folder or a module.
+          isolate: false,
         },
       },
       {
