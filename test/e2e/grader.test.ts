@@ -1,6 +1,6 @@
 // The grader end to end, through its command line: full marks for the reference, the starter's
 // stubs, a wrong submission, every status and reason, the results schema, and bad setups.
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Ajv } from "ajv";
@@ -14,6 +14,7 @@ import {
   type ResultsJson,
 } from "../helpers/grader.ts";
 import { resultsFileName } from "../../grader/batch/output.ts";
+import { writeBrokenFixture } from "../helpers/fixture-files.ts";
 import { graded, type AllFormatsRun } from "../helpers/graded.ts";
 import { readCases, ROOT } from "../helpers/program.ts";
 
@@ -255,13 +256,7 @@ describe("bad setups exit 2 with what to fix", () => {
   // the submission's build has started (context.ts prepareGrading), the latest a setup error comes.
   it("an invalid private fixture: every problem with its file and JSON path", () => {
     const dir = join(mkdtempSync(join(tmpdir(), "kit-private-")), "private");
-    mkdirSync(join(dir, "01-broken"), { recursive: true });
-    writeFileSync(
-      join(dir, "01-broken", "case.json"),
-      JSON.stringify({ title: "x", mode: "sideways" }),
-    );
-    writeFileSync(join(dir, "01-broken", "input.json"), "{}");
-    writeFileSync(join(dir, "01-broken", "expected.json"), "{");
+    writeBrokenFixture(dir);
     const run = grade(["solution", "--fixtures", dir]);
     expect(run.status).toBe(2);
     expect(run.stdout).toBe("");

@@ -1,21 +1,18 @@
 // permissionModelFlag (grader/run/sandbox.ts) finds Node's permission-model flag by running Node
 // with it: this Node, and shell scripts standing in for Nodes that answer otherwise (processes,
 // so e2e). The sandbox's tables as data are test/unit/sandbox.test.ts's.
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { permissionModelFlag } from "../../grader/run/sandbox.ts";
+import { fakeNode as writeFakeNode } from "../helpers/fixture-files.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "kit-sandbox-test-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** A stand-in for `node`: a shell script that answers each flag as `script` (sh, $1 = the flag) says. */
-function fakeNode(script: string): string {
-  const path = join(dir, `node-${Math.random().toString(36).slice(2)}`);
-  writeFileSync(path, `#!/bin/sh\n${script}\n`, { mode: 0o755 });
-  return path;
-}
+/** A stand-in for `node` that answers each flag as `script` (sh, $1 = the flag) says. */
+const fakeNode = (script: string) => writeFakeNode(dir, script);
 const ON = 'printf "permission model on"';
 const BAD = 'echo "$0: bad option: $1" >&2; exit 9';
 

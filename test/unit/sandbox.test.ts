@@ -23,6 +23,7 @@ import {
   nodeUnreachable,
   rootTables,
 } from "../../grader/run/sandbox.ts";
+import { fakeNode as writeFakeNode } from "../helpers/fixture-files.ts";
 
 /** Each line of a table as `<type> <source> -> <target>` (bind) or `<type> <target>`. */
 const lines = (table: string) =>
@@ -143,12 +144,8 @@ describe("exposedFolders", () => {
 const dir = mkdtempSync(join(tmpdir(), "kit-sandbox-test-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** A stand-in for `node`: a shell script (never run here; its permissions are what is read). */
-function fakeNode(script: string): string {
-  const path = join(dir, `node-${Math.random().toString(36).slice(2)}`);
-  writeFileSync(path, `#!/bin/sh\n${script}\n`, { mode: 0o755 });
-  return path;
-}
+/** A stand-in for `node` (never run here; its permissions are what is read). */
+const fakeNode = (script: string) => writeFakeNode(dir, script);
 
 describe("commandFolderClosed", () => {
   it("as root, names a --cmd folder its run identity cannot read; the folders above do not matter", () => {

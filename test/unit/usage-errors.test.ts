@@ -3,7 +3,7 @@
 // loadCaseSet and selectCases, as prepareGrading calls them), with the words that say what to fix.
 // That a SetupError becomes exit 2, an empty standard output and `grade: MESSAGE` on standard
 // error is test/e2e/grader.test.ts's one spawn of a usage error.
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -11,6 +11,7 @@ import { FixtureSchemas } from "../../grader/cases/load.ts";
 import { loadCaseSet, selectCases } from "../../grader/context.ts";
 import { SetupError } from "../../grader/errors.ts";
 import { parseGradeArgs } from "../../grader/options.ts";
+import { writeBrokenFixture } from "../helpers/fixture-files.ts";
 import { CASES_DIR, ROOT } from "../helpers/program.ts";
 
 const schemas = new FixtureSchemas();
@@ -65,13 +66,7 @@ describe("the case set (loadCaseSet, selectCases)", () => {
 
   it("an invalid private fixture: every problem with its file and JSON path", async () => {
     const dir = join(work, "broken", "private");
-    mkdirSync(join(dir, "01-broken"), { recursive: true });
-    writeFileSync(
-      join(dir, "01-broken", "case.json"),
-      JSON.stringify({ title: "x", mode: "sideways" }),
-    );
-    writeFileSync(join(dir, "01-broken", "input.json"), "{}");
-    writeFileSync(join(dir, "01-broken", "expected.json"), "{");
+    writeBrokenFixture(dir);
     const error = await thrown(() => loadCaseSet({ fixtures: [dir], random: undefined }, schemas));
     expect(error).toBeInstanceOf(SetupError);
     expect(error.message).toMatch(/case\.json: does not match case\.schema\.json/);
