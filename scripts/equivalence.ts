@@ -60,24 +60,24 @@ const only = (ids: readonly string[]) => ids.flatMap((id) => ["--only", id]);
  * How test/e2e/hostile.test.ts grades each program of test/submissions (its VERDICTS, PROBES and
  * the other gradings): the cases and extra options; absent, case 01 alone.
  */
-const HOSTILE: Readonly<Record<string, readonly string[]>> = {
-  timeout: ONE_SECOND,
-  "idle-timer": ONE_SECOND,
-  "print-then-hang": ONE_SECOND,
-  "low-duty": ONE_SECOND,
-  "typeof-answer": ["--types"],
-  "reject-everyone": only([caseId("25")]),
-  "find-kit": [...only([caseId("19")]), "--cmd", "sh find-kit.sh"],
-  "huge-partitions": only([caseId("02")]),
-  "write-outside": ["--cmd", "sh write-outside.sh"],
-  "process-count": ["--cmd", "python3 process-count.py"],
-  "keyring-leftover": [...only(SEVEN.slice(1)), "--cmd", "python3 keyring-leftover.py"],
-  "memfd-hoard": ["--cmd", "python3 memfd-hoard.py"],
-  "slow-crash": [...only(SEVEN.slice(1)), ...ONE_SECOND],
-  "signal-probe": only(SEVEN.slice(1, 3)),
-  "stack-whitespace": only(SEVEN.slice(1)),
-  memory: only([caseId("02"), caseId("19"), caseId("25")]),
-};
+const HOSTILE: ReadonlyMap<string, readonly string[]> = new Map<string, readonly string[]>([
+  ["timeout", ONE_SECOND],
+  ["idle-timer", ONE_SECOND],
+  ["print-then-hang", ONE_SECOND],
+  ["low-duty", ONE_SECOND],
+  ["typeof-answer", ["--types"]],
+  ["reject-everyone", only([caseId("25")])],
+  ["find-kit", [...only([caseId("19")]), "--cmd", "sh find-kit.sh"]],
+  ["huge-partitions", only([caseId("02")])],
+  ["write-outside", ["--cmd", "sh write-outside.sh"]],
+  ["process-count", ["--cmd", "python3 process-count.py"]],
+  ["keyring-leftover", [...only(SEVEN.slice(1)), "--cmd", "python3 keyring-leftover.py"]],
+  ["memfd-hoard", ["--cmd", "python3 memfd-hoard.py"]],
+  ["slow-crash", [...only(SEVEN.slice(1)), ...ONE_SECOND]],
+  ["signal-probe", only(SEVEN.slice(1, 3))],
+  ["stack-whitespace", only(SEVEN.slice(1))],
+  ["memory", only([caseId("02"), caseId("19"), caseId("25")])],
+]);
 
 /** A folder of two private cases (copies of built-in 01 and 19), named `private`. */
 function privateFolder(): string {
@@ -108,7 +108,7 @@ async function specs(): Promise<Spec[]> {
   const submissions = join(ROOT, "test", "submissions");
   for (const name of readdirSync(submissions).sort()) {
     const folder = join("test", "submissions", name);
-    const extra = HOSTILE[name] ?? [];
+    const extra = HOSTILE.get(name) ?? [];
     const cmd = extra.indexOf("--cmd");
     const args =
       cmd >= 0

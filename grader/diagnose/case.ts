@@ -76,10 +76,16 @@ export class Confirmation {
   private readonly cases: (NamedCase | undefined)[] = [];
   private confirmedUpTo = 0;
 
+  /** Records case `index`'s diagnosis (diagnoseCase's `named`), in any order. */
   add(index: number, named: NamedCase): void {
     this.cases[index] = named;
   }
 
+  /**
+   * Confirms the names of the cases before `to` (0-based, exclusive) against every diagnosed case
+   * before it.
+   * @returns case index to the names that stand, for each case whose names changed
+   */
   confirm(to: number): Map<number, string[]> {
     // Cases that did not run (aborted or skipped) have nothing to say.
     const graded = this.cases

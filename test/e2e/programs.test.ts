@@ -7,8 +7,7 @@
 import { spawn } from "node:child_process";
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { buildSync } from "esbuild";
+import { dirname, join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { bundleProgram, ROOT, runProgram } from "../helpers/program.ts";
 
@@ -53,6 +52,7 @@ describe("the program's contract beyond the cases", () => {
     // A console.log makes a pipe on standard output non-blocking; a plain fs.writeSync of the
     // answer then fails with EAGAIN as soon as the pipe is full and the reader is slow.
     const dir = mkdtempSync(join(tmpdir(), "kit-console-log-"));
+    let outfile: string | undefined;
     try {
       cpSync(join(ROOT, "solution", "src"), join(dir, "src"), { recursive: true });
       const file = join(dir, "src", "subscription.ts");
@@ -60,16 +60,7 @@ describe("the program's contract beyond the cases", () => {
       const entry = "export function decodeSubscription(bytes: Uint8Array): Subscription {\n";
       expect(source).toContain(entry);
       writeFileSync(file, source.replace(entry, `${entry}  console.log("decoding");\n`));
-      const outfile = join(dir, "main.mjs");
-      buildSync({
-        entryPoints: [join(dir, "src", "main.ts")],
-        bundle: true,
-        platform: "node",
-        format: "esm",
-        target: "node20",
-        outfile,
-        logLevel: "silent",
-      });
+      outfile = bundleProgram(dir);
       // One member subscribed to "t" (0x74), which has 500,000 partitions: all of them its own.
       const partitions = 500_000;
       const input = JSON.stringify({
@@ -99,6 +90,7 @@ describe("the program's contract beyond the cases", () => {
       expect(JSON.parse(answer ?? "")).toEqual({ m: { t: all } });
     } finally {
       rmSync(dir, { recursive: true, force: true });
+      if (outfile !== undefined) rmSync(dirname(outfile), { recursive: true, force: true });
     }
   });
 });

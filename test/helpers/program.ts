@@ -2,18 +2,21 @@
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildSync } from "esbuild";
 
 export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 export const CASES_DIR = join(ROOT, "fixtures", "cases");
 
-/** Bundles `<submission>/src/main.ts` into one ESM file for `node`; returns its path. */
+/**
+ * Bundles `<submission>/src/main.ts` (the submission relative to the kit, or absolute) into one ESM
+ * file for `node`; returns its path.
+ */
 export function bundleProgram(submission: string): string {
   const outfile = join(mkdtempSync(join(tmpdir(), "kit-test-")), "main.mjs");
   buildSync({
-    entryPoints: [join(ROOT, submission, "src", "main.ts")],
+    entryPoints: [join(resolve(ROOT, submission), "src", "main.ts")],
     bundle: true,
     platform: "node",
     format: "esm",
