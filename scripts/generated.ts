@@ -66,8 +66,10 @@ function write(root: string, path: string, text: string): string {
  * @param artefacts which to write; the diagnosis runs on the cases written here when they are
  *   among them, else on the kit's
  * @param log progress lines
- * @param mutants the runner of the mutants for the diagnosis (kept for the caller, who disposes
- *   of it); by default one of its own, disposed of here
+ * @param mutants how the diagnosis runs the mutants: `processes` every run a sandboxed process (what
+ *   diagnosis.json records), `threads` in worker threads wherever a thread can vouch for the
+ *   outcome (live.ts; what --check compares with the record, so that a check also proves that the
+ *   threads give the outcomes the processes gave)
  * @returns each artefact's files written, relative to `root`, in a stable order
  * @throws Error (or the grader's SetupError) when a recipe or a written case is invalid
  */
@@ -75,7 +77,7 @@ export async function generate(
   root: string,
   artefacts: readonly Artefact[] = ARTEFACTS,
   log: (line: string) => void = () => {},
-  mutants?: LiveOutcomes,
+  mutants: "processes" | "threads" = "processes",
 ): Promise<Written> {
   if (resolve(root) === resolve(KIT_ROOT)) {
     throw new Error("generate writes into a copy; the CLI installs it into the kit");
@@ -98,11 +100,13 @@ export async function generate(
       written.push(...files.map((file) => `${CASES}/${file}`));
     } else {
       const cases = loadCases(casesDir, [], schemas);
-      const runner = mutants ?? new LiveOutcomes(schemas);
+      const runner = new LiveOutcomes(schemas, undefined, {
+        processesOnly: mutants === "processes",
+      });
       try {
         written.push(write(root, DIAGNOSIS, await buildDiagnosisText(cases, runner, casesDir)));
       } finally {
-        if (mutants === undefined) runner.dispose();
+        runner.dispose();
       }
     }
     all.set(artefact, written);

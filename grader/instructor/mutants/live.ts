@@ -19,6 +19,7 @@ import { prepareProgram, runCase, type Program } from "../../run/prepare.ts";
 import { MUTANTS, writeMutant } from "./mutants.ts";
 import { fieldSpans } from "./field-spans.ts";
 import { MutantBundles } from "./bundle-cache.ts";
+import { MutantThreads } from "./in-process.ts";
 import { OutcomeCache } from "./outcome-cache.ts";
 
 /**
@@ -31,33 +32,46 @@ export const MUTANT_LIMITS = {
   outputCapBytes: OUTPUT_CAP_BYTES,
 } as const;
 
+/** A mutant ready to run: as a sandboxed process, and the bundle a thread runs (in-process.ts). */
+interface BuiltMutant {
+  program: Program;
+  bundle: string;
+}
+
 /**
  * Mutant outcomes found by running the mutants: on a case's first use every mutant runs on it (in
- * parallel), and the outcomes are kept by case id. Call dispose() to remove what it built.
+ * parallel), and the outcomes are kept by case id. Each run is a worker thread's where the thread
+ * can vouch for it (in-process.ts), else a sandboxed process's. Call dispose() to remove what it
+ * built.
  */
 export class LiveOutcomes implements OutcomeSource {
-  private programs: Promise<Map<string, Program>> | undefined;
+  private programs: Promise<Map<string, BuiltMutant>> | undefined;
   private readonly cleanup: (() => void)[] = [];
   private readonly cache = new Map<string, Promise<Map<string, Outcome>>>();
 
   /** Outcomes kept between runs (grading only: recording and checking diagnosis.json run all). */
   private readonly kept: OutcomeCache | undefined;
 
+  /** The threads that run mutants in process; undefined when every run is a process. */
+  private readonly threads: MutantThreads | undefined;
+
   /**
    * @param ids the mutants that run, by name (default: every mutant, in the catalogue's order)
    * @param options `keep`: read and keep outcomes in the kit's cache (outcome-cache.ts) instead of
-   *   running the mutants on a case whose outcomes are kept for the present sources
+   *   running the mutants on a case whose outcomes are kept for the present sources;
+   *   `processesOnly`: every run a sandboxed process, none in a thread (recording diagnosis.json)
    */
   constructor(
     private readonly schemas: FixtureSchemas,
     private readonly ids: readonly string[] = [...MUTANTS.keys()],
-    options: { keep?: boolean } = {},
+    options: { keep?: boolean; processesOnly?: boolean } = {},
   ) {
     this.kept = options.keep === true ? new OutcomeCache() : undefined;
+    this.threads = options.processesOnly === true ? undefined : new MutantThreads(MUTANT_LIMITS);
   }
 
-  /** Mutant name to its program, built on first use. */
-  private build(): Promise<Map<string, Program>> {
+  /** Mutant name to its program and bundle, built on first use. */
+  private build(): Promise<Map<string, BuiltMutant>> {
     this.programs ??= (async () => {
       // Built a few at a time (each build is its own confined bundler process), kept in `ids` order;
       // a mutant whose sources were bundled before comes from the kit's cache (bundle-cache.ts).
@@ -65,20 +79,25 @@ export class LiveOutcomes implements OutcomeSource {
       const built = await pLimit(availableParallelism()).map(this.ids, async (id) => {
         const dir = writeMutant(id);
         this.cleanup.push(() => rmSync(dirname(dir), { recursive: true, force: true }));
+        let bundle: string | undefined;
         const prepared = await prepareProgram(
           { kind: "folder", path: dir, name: `mutant ${id}` },
           MUTANT_LIMITS,
-          (path) => bundles.build(id, path),
+          async (path) => {
+            const build = await bundles.build(id, path);
+            bundle = build.bundle;
+            return build;
+          },
         );
         this.cleanup.push(prepared.cleanup);
-        return [id, prepared] as const;
+        return [id, prepared, bundle] as const;
       });
-      const programs = new Map<string, Program>();
-      for (const [id, prepared] of built) {
-        if (prepared.program === undefined) {
+      const programs = new Map<string, BuiltMutant>();
+      for (const [id, prepared, bundle] of built) {
+        if (prepared.program === undefined || bundle === undefined) {
           throw new Error(`mutant ${id} does not build: ${prepared.errors.join("; ")}`);
         }
-        programs.set(id, prepared.program);
+        programs.set(id, { program: prepared.program, bundle });
       }
       return programs;
     })();
@@ -100,15 +119,18 @@ export class LiveOutcomes implements OutcomeSource {
         // `--decode` never calls assignRange, so on a decode case every mutant that changes only
         // range-assignor.ts runs the reference's decoder alone: one of them runs for them all.
         const shared = c.mode === "decode" ? [...programs.keys()].filter(assignorOnly) : [];
-        const once = new Map<Program, Promise<Outcome>>();
-        const outcomeOf = (program: Program) => {
-          let outcome = once.get(program);
+        const once = new Map<BuiltMutant, Promise<Outcome>>();
+        const outcomeOf = (mutant: BuiltMutant) => {
+          let outcome = once.get(mutant);
           if (outcome === undefined) {
-            outcome = runCase(program, c, MUTANT_LIMITS).then(
-              (run) =>
-                judge(c, capRun(run), this.schemas.output(c.mode), MUTANT_LIMITS.timeoutMs).outcome,
-            );
-            once.set(program, outcome);
+            outcome = (async () => {
+              const run =
+                (await this.threads?.run(mutant.bundle, c)) ??
+                (await runCase(mutant.program, c, MUTANT_LIMITS));
+              return judge(c, capRun(run), this.schemas.output(c.mode), MUTANT_LIMITS.timeoutMs)
+                .outcome;
+            })();
+            once.set(mutant, outcome);
           }
           return outcome;
         };
@@ -147,8 +169,9 @@ export class LiveOutcomes implements OutcomeSource {
     return Promise.resolve(memberLayouts(c));
   }
 
-  /** Removes the mutants' folders and bundles. */
+  /** Stops the threads, and removes the mutants' folders and bundles. */
   dispose(): void {
+    void this.threads?.close();
     for (const clean of this.cleanup) clean();
   }
 }

@@ -1,8 +1,8 @@
 /**
  * The mutants' outcomes on cases diagnosis.json does not cover (private, random or edited cases),
  * kept between grading runs (instructor kit). Without it, every run that met such a case ran every
- * mutant on it again (live.ts): some 40 sandboxed processes per case, for the same case and the
- * same sources, so regrading with the same --fixtures or --random N --seed S cost that each time.
+ * mutant on it again (live.ts), for the same case and the same sources, so regrading with the
+ * same --fixtures or --random N --seed S cost that each time.
  *
  * Kept in the kit's own .grader/ folder (never a shared temporary folder a submission could write;
  * programs never see it, run/program.ts), one folder per hash of what an outcome depends on: the
@@ -28,7 +28,7 @@ import { CACHE_ROOT, hashFiles } from "./bundle-cache.ts";
  */
 export const OUTCOME_SOURCES = [
   "solution/src/**",
-  "grader/instructor/mutants/**/*.ts",
+  "grader/instructor/mutants/**",
   "grader/run/**",
   "grader/verdict/**",
   // The patterns the verdict reads standard error with (memory death, bad-input lines).
