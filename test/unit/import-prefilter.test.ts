@@ -15,6 +15,14 @@ describe("the pre-filter that skips parsing files without import() or require()"
     ["const m = import // line\n(x);", true],
     ["const r = require;", true],
     ["const r = \\u0072equire(x);", true],
+    ["const r = requ\\u{69}re(x);", true],
+    ["const r = requ\\u{0000069}re(x);", true],
+    ["const r = $require(x);", true],
+    // Another identifier, or a word in data: no call to require.
+    ['const schema = {"required":["topics"]};', false],
+    ["const requirement = 1, _require = 2, re1require = 3;", false],
+    ["const r = require\\u0064;", false],
+    ['const s = "\\uFFFD";', false],
     ['import type { X } from "./x.ts"; // mentions require in a comment', true],
   ] as const)("%j -> %s", (text, expected) => {
     expect(mayCallImportOrRequire(text)).toBe(expected);
