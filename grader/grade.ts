@@ -12,9 +12,9 @@ import { Confirmation, diagnoseCase } from "./diagnose/case.ts";
 import type { OutcomeSource } from "./diagnose/diagnose.ts";
 import type { SubmissionTarget } from "./options.ts";
 import { ownPhases, type Phases } from "./phases.ts";
-import { caseRecord, skippedRecord, type RerunContext } from "./record.ts";
+import { caseRecord, notRunRecord, skippedRecord, type RerunContext } from "./record.ts";
 import type { Reporter } from "./report/reporter.ts";
-import type { CaseResult, GradeResults } from "./results.ts";
+import type { CaseResult, GradeResults, NotGraded } from "./results.ts";
 import { prepareProgram, runCase, type PreparedProgram } from "./run/prepare.ts";
 import { MIN_CASE_MS, SkipRule, skipBefore } from "./skip-rule.ts";
 import { capRun } from "./verdict/capped-text.ts";
@@ -130,16 +130,17 @@ export async function gradeSubmission(options: GradeOptions): Promise<GradeResul
         results[index] = again(names);
     }
   };
+  let notGraded: NotGraded | null = null;
   try {
     if (prepared.program === undefined) {
-      const message = `the submission did not build: ${prepared.errors[0] ?? "unknown error"}`;
+      // One failure for the submission, before any case's line; each case then says "not run".
+      notGraded = {
+        reason: "build-error",
+        errors: prepared.errors.length > 0 ? prepared.errors : ["unknown error"],
+      };
+      for (const r of reporters) r.onNotGraded?.(notGraded);
       cases.forEach((c, i) => {
-        results[i] = caseRecord(
-          c,
-          { status: "error", reason: "build-error", message, outcome: { kind: "build-error" } },
-          null,
-          { rerun: options.rerun },
-        );
+        results[i] = notRunRecord(c, "build-error", options.rerun);
       });
       publish();
     } else {
@@ -211,7 +212,7 @@ export async function gradeSubmission(options: GradeOptions): Promise<GradeResul
     extensionScore: sum(false, "points"),
     extensionMaxScore: sum(false, "maxPoints"),
     cases: done,
-    buildErrors: prepared.errors,
+    notGraded,
     durationMs: performance.now() - started,
     visibleDurationMs: visibleDurationMs ?? 0,
   };

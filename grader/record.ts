@@ -15,7 +15,7 @@ import { caseFolder, isPrivateCase, type Case } from "./cases/load.ts";
 import type { MemberBytes } from "./diagnose/data.ts";
 import { explain } from "./explain/explain.ts";
 import { rerunCommand, withoutFixtures } from "./options.ts";
-import { passed, type CaseExample, type CaseResult } from "./results.ts";
+import { passed, type CaseExample, type CaseResult, type NotGradedReason } from "./results.ts";
 import type { CappedRun } from "./verdict/capped-text.ts";
 import type { Reason, Verdict } from "./verdict/verdict.ts";
 
@@ -88,15 +88,24 @@ export function caseRecord(
 ): CaseResult {
   const hidden = isPrivateCase(c);
   const mistakes = [...(context.mistakes ?? [])];
+  // A case that did not run (notRunRecord) already says so in fixed words, the same on every case.
+  const notRun =
+    verdict.reason === "build-error" &&
+    (Object.values(NOT_RUN_MESSAGES) as string[]).includes(verdict.message);
   const message =
-    hidden && verdict.reason !== null
+    hidden && verdict.reason !== null && !notRun
       ? `${PRIVATE_MESSAGES[verdict.reason]} (a private case: its input and answer are not shown)`
       : verdict.message;
   const stderr = hidden ? "" : (run?.stderr.text ?? "");
-  const explanation = explain(
-    { case: c, verdict, status: verdict.status, reason: verdict.reason, mistakes, stderr },
-    { layouts: context.layouts },
-  );
+  // A case that did not run because nothing could (notRunRecord) has nothing of its own to
+  // explain: the one failure is the submission's, shown once at the top of every report.
+  const explanation =
+    verdict.reason === "build-error"
+      ? null
+      : explain(
+          { case: c, verdict, status: verdict.status, reason: verdict.reason, mistakes, stderr },
+          { layouts: context.layouts },
+        );
   return {
     id: c.id,
     title: c.title,
@@ -126,6 +135,37 @@ export function caseRecord(
     example: hidden ? null : example(c),
     explanation,
   };
+}
+
+/**
+ * The words every case of a submission that got no normal grading says, by the reason
+ * (results.ts NotGradedReason): fixed, the same on every case, public or private.
+ */
+export const NOT_RUN_MESSAGES: Readonly<Record<NotGradedReason, string>> = {
+  "build-error": "not run: the submission did not build (its errors are at the top of the report)",
+  "not-a-submission": "not run: this is not a submission (why is at the top of the report)",
+  "grader-error":
+    "not run: the grader failed on this submission, not the submission's fault (see the top of the report)",
+};
+
+/**
+ * The record of a case that did not run because no case of the submission could
+ * (results.ts NotGraded): status `error`, reason `build-error`, the reason's NOT_RUN_MESSAGES
+ * line, no explanation, hint or details (the submission's one failure is reported once, at the
+ * top), no points.
+ */
+export function notRunRecord(c: Case, why: NotGradedReason, rerun: RerunContext): CaseResult {
+  return caseRecord(
+    c,
+    {
+      status: "error",
+      reason: "build-error",
+      message: NOT_RUN_MESSAGES[why],
+      outcome: { kind: "build-error" },
+    },
+    null,
+    { rerun },
+  );
 }
 
 /** The record of a case that did not run because the rule or the time budget skipped it. */

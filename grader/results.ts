@@ -148,6 +148,24 @@ export interface CaseResult {
   explanation: Explanation | null;
 }
 
+/**
+ * Why a submission got no normal grading, none of its cases run: `build-error` (the bundler, or
+ * tsc with --types, rejected it), `not-a-submission` (a batch folder with no src/main.ts, or one
+ * whose files cannot be graded), `grader-error` (the grader itself failed on it: not the
+ * submission's fault).
+ */
+export type NotGradedReason = "build-error" | "not-a-submission" | "grader-error";
+
+/**
+ * The one failure a submission that got no normal grading reports, at the top of every format:
+ * the reason, and the errors as the build (or the batch) gave them, one entry each (a compiler
+ * message quotes the submission's files: reports escape them as program text).
+ */
+export interface NotGraded {
+  reason: NotGradedReason;
+  errors: string[];
+}
+
 export interface GradeResults {
   kit: { version: string; fixtures: string };
   /** The stamp of the case set's visible cases (what studentView shows as `kit.fixtures`). */
@@ -158,8 +176,11 @@ export interface GradeResults {
   extensionScore: number;
   extensionMaxScore: number;
   cases: CaseResult[];
-  /** Build errors, when the submission did not build (every case is then `error`). */
-  buildErrors: string[];
+  /**
+   * Why no case ran, when none did (every case is then `error`, reason `build-error`, "not run"
+   * with no explanation: notRunRecord); null for a grading that ran the cases.
+   */
+  notGraded: NotGraded | null;
   /** Wall time of the whole grading, milliseconds. */
   durationMs: number;
   /** Wall time from the grading's start to the end of its visible phase, milliseconds. */

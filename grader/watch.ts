@@ -21,7 +21,7 @@ import { gradeSubmission } from "./grade.ts";
 import type { GradeCommand } from "./options.ts";
 import { shownPath } from "./batch/progress.ts";
 import { printable, textLine } from "./report/escape.ts";
-import { buildErrorLines, detailLines, failureLine, scoreLines } from "./report/lines.ts";
+import { detailLines, failureLine, notGradedLines, scoreLines } from "./report/lines.ts";
 import { passed, type CaseResult, type GradeResults } from "./results.ts";
 
 /** Saves closer together than this are graded once. */
@@ -63,17 +63,11 @@ export function watchReport(results: GradeResults, colour: boolean, watched: str
     ...scoreLines(results),
     "",
   ];
-  if (results.buildErrors.length > 0) {
-    lines.push(
-      pc.red("The submission did not build:"),
-      ...buildErrorLines(results.buildErrors, `  ${pc.dim("|")} `),
-      "",
-    );
-  }
+  if (results.notGraded !== null) lines.push(...notGradedLines(results.notGraded, colour), "");
   const first = firstFailure(results);
   if (first === undefined) {
     lines.push(pc.green("Every case passes."), "");
-  } else if (results.buildErrors.length === 0) {
+  } else if (results.notGraded === null) {
     lines.push(
       `${pc.red("✗")} ${textLine(first.id)} ${first.points}/${first.maxPoints}${first.required ? "" : pc.dim(" (extension)")}  ${failureLine(first)}`,
       `      ${printable(first.title)}`,

@@ -25,7 +25,8 @@ import { PhaseGate } from "../phases.ts";
 import { userCwd } from "../kit.ts";
 import type { GradeCommand, SubmissionTarget } from "../options.ts";
 import { resultsJson } from "../report/json.ts";
-import { everyRequiredPassed } from "../results.ts";
+import { NOT_RUN_MESSAGES } from "../record.ts";
+import { everyRequiredPassed, type NotGradedReason } from "../results.ts";
 import type { CaseInfo, SubmissionResults } from "./gradebook.ts";
 import { prepareReportDir, writeClassReport, writeSubmissionResults } from "./output.ts";
 import { printable, textLine } from "../report/escape.ts";
@@ -57,12 +58,14 @@ export function caseInfos(context: GradingContext): CaseInfo[] {
 }
 
 /**
- * Results for a folder the grader could not grade: every case `error` with reason `build-error`
- * and `message` saying why (not a submission, or the grader failed on it).
+ * Results for a folder the grader could not grade: `notGraded` with the reason and `message`
+ * (why it is not a submission, or how the grader failed on it), every case `error` with reason
+ * `build-error` and the reason's "not run" line (record.ts NOT_RUN_MESSAGES).
  */
 export function ungradedResults(
   name: string,
   context: GradingContext,
+  reason: Exclude<NotGradedReason, "build-error">,
   message: string,
 ): SubmissionResults {
   const cases = caseInfos(context);
@@ -71,6 +74,7 @@ export function ungradedResults(
   return {
     kit: context.kit,
     submission: name,
+    notGraded: { reason, errors: [message] },
     score: 0,
     maxScore: sum(true),
     extensionScore: 0,
@@ -85,7 +89,7 @@ export function ungradedResults(
       maxPoints: c.maxPoints,
       mistake: null,
       mistakes: [],
-      message,
+      message: NOT_RUN_MESSAGES[reason],
     })),
   };
 }
@@ -114,7 +118,7 @@ async function gradeEntry(
     for (let i = 0; i < context.cases.length; i++) onCase();
     const message = `not a submission: the folder ${JSON.stringify(entry.name)} ${entry.problem.why}`;
     return {
-      results: ungradedResults(entry.name, context, message),
+      results: ungradedResults(entry.name, context, "not-a-submission", message),
       note: `not a submission (${entry.problem.short})`,
     };
   }
@@ -127,7 +131,7 @@ async function gradeEntry(
   try {
     const graded = await gradeSubmission(options);
     const results = resultsJson(graded);
-    const built = graded.buildErrors.length === 0;
+    const built = graded.notGraded === null;
     return { results, note: built ? scoreText(results) : `did not build, ${scoreText(results)}` };
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error);
@@ -138,6 +142,7 @@ async function gradeEntry(
       results: ungradedResults(
         entry.name,
         context,
+        "grader-error",
         `the grader failed on this submission (not the submission's fault): ${detail}`,
       ),
       note: "the grader failed on it (see standard error)",

@@ -3,7 +3,8 @@
  * order, built from the submissions' results JSON alone, so a batch and a merge of its shards
  * write the same bytes. Columns: submission, score, max, extension_score, extension_max, one per
  * case id with its status (pass, fail, error, timeout, skipped), main_mistake, mistakes (every
- * mistake named on a failed case, space-separated, main_mistake first). Every cell is
+ * mistake named on a failed case, space-separated, main_mistake first), not_graded (why no case
+ * ran: `build-error`, `not-a-submission`, `grader-error`; empty when the cases ran). Every cell is
  * written by escape.ts csvText: one line, control and bidi characters visible, and a cell a
  * spreadsheet would run as a formula guarded with a leading apostrophe (submission names are
  * chosen by students); a name's bytes that are not UTF-8 show as `\xNN` (names.ts shownName).
@@ -60,6 +61,7 @@ export function gradebookHeader(cases: readonly CaseInfo[]): string[] {
     ...cases.map((c) => c.id),
     "main_mistake",
     "mistakes",
+    "not_graded",
   ];
 }
 
@@ -88,6 +90,7 @@ export function gradebookCsv(
         ...cases.map((c) => status.get(c.id) ?? ""),
         mainMistake(s) ?? "",
         namedMistakes(s).join(" "),
+        s.notGraded?.reason ?? "",
       ];
     });
   return csvText([gradebookHeader(cases), ...rows]);

@@ -179,7 +179,11 @@ function submissionDetails(anchor: string, s: SubmissionResults): string {
     (c) =>
       `<tr><td class="id">${htmlText(c.id)}${c.required ? "" : ` <span class="ext">extension</span>`}</td><td class="${htmlText(c.status)}" title="${htmlText(c.reason ?? "")}">${htmlText(c.status)}</td><td class="num">${c.points}/${c.maxPoints}</td><td class="id">${c.mistake === null ? "" : htmlText(c.mistake)}</td></tr>`,
   );
-  const problem = s.cases.find((c) => c.reason === "build-error");
+  // The one failure of a submission no case of which ran: its reason and first error.
+  const problem =
+    s.notGraded === null
+      ? undefined
+      : { message: `${s.notGraded.reason}: ${s.notGraded.errors[0] ?? ""}` };
   return [
     `<details id="${anchor}"><summary><b class="name">${htmlText(shownName(s.submission))}</b>: ${s.score}/${s.maxScore} required, ${s.extensionScore}/${s.extensionMaxScore} extension</summary>`,
     problem === undefined ? "" : `<p class="error">${htmlText(problem.message)}</p>`,

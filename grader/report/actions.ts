@@ -27,9 +27,11 @@ import {
   adviceLines,
   detailLines,
   failureLine,
+  notGradedLines,
   scoreLines,
   textReportCase,
   textReportEnd,
+  textReportNotGraded,
   textReportStart,
 } from "./lines.ts";
 import type { Reporter, Sink } from "./reporter.ts";
@@ -112,8 +114,21 @@ function annotations(kind: "error" | "warning", failed: CaseResult[], label: str
  * not pass and at most 10 `::warning` annotations for extension cases, each titled
  * `<case id> (<points>/<max>)` with the reason, hint, lesson section and rerun command as its
  * message. Passed and skipped cases get none, and private cases none (results.ts studentView).
+ * A submission no case of which ran (results.ts NotGraded) gets one `::error` alone, titled by
+ * lines.ts NOT_GRADED_HEADINGS, its message the build's errors.
  */
 export function githubAnnotations(results: GradeResults): string[] {
+  // One failure for a submission no case of which ran: the build's errors, no case's annotation.
+  if (results.notGraded !== null) {
+    const [heading = "", ...errors] = notGradedLines(results.notGraded, false);
+    return [
+      workflowCommand(
+        "error",
+        { title: heading.replace(/:$/, "") },
+        capped(errors.join("\n"), MESSAGE_MAX_CHARS),
+      ),
+    ];
+  }
   const failed = studentView(results).cases.filter((r) => !passed(r) && r.status !== "skipped");
   return [
     ...annotations(
@@ -151,7 +166,7 @@ export const PRIVATE_CASES_LEFT_OUT =
 
 /**
  * The job summary (GitHub-flavoured Markdown) of the student's view (results.ts studentView: the
- * visible cases alone): a heading with both scores, a table of every visible case (mark, id,
+ * visible cases alone): a heading with both scores, the one failure of a submission no case of which ran (its build errors, fenced), a table of every visible case (mark, id,
  * title, points, why it did not pass), and a folded block of details for each that did not pass;
  * PRIVATE_CASES_LEFT_OUT last when there were private cases. Kept under 1 MiB: details are
  * dropped from the end when it would not fit.
@@ -166,6 +181,9 @@ export function githubSummary(graded: GradeResults): string {
     ...scoreLines(results).map((l) => `- ${markdownInline(l)}`),
     `- kit ${markdownInline(results.kit.version)}, fixtures \`${textLine(results.kit.fixtures)}\``,
     ``,
+    ...(results.notGraded === null
+      ? []
+      : [fenced(notGradedLines(results.notGraded, false).join("\n")), ``]),
     `| | Case | Points | Result |`,
     `| --- | --- | --- | --- |`,
     ...results.cases.map(
@@ -199,7 +217,8 @@ function studentText(results: GradeResults): string {
     false,
   );
   const cases = results.cases.map((r) => textReportCase(r, start.idWidth, false));
-  return `${start.text}${cases.join("")}${textReportEnd(results, false)}`;
+  const notGraded = results.notGraded === null ? "" : textReportNotGraded(results.notGraded, false);
+  return `${start.text}${notGraded}${cases.join("")}${textReportEnd(results)}`;
 }
 
 /**

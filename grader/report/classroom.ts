@@ -81,7 +81,7 @@ export function classroomResult(graded: GradeResults): ClassroomRunnerResult {
   return {
     version: 1,
     status:
-      results.buildErrors.length > 0
+      results.notGraded !== null
         ? "error"
         : tests.every((t) => t.status === "pass")
           ? "pass"

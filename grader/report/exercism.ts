@@ -8,7 +8,7 @@
  */
 import { passed, studentView, type CaseResult, type GradeResults } from "../results.ts";
 import { capped, cappedEnd, printable, safeJson, textLine } from "./escape.ts";
-import { adviceLines, buildErrorLines, detailLines, failureLine } from "./lines.ts";
+import { adviceLines, detailLines, failureLine, notGradedLines } from "./lines.ts";
 import type { Reporter, Sink } from "./reporter.ts";
 import { CRLF } from "../patterns.ts";
 
@@ -87,7 +87,8 @@ function status(r: CaseResult): ExercismTest["status"] {
 }
 
 function message(r: CaseResult): string | null {
-  if (r.explanation === null) return null;
+  // A pass has no message; a case that did not run (no build) only says so.
+  if (r.explanation === null) return passed(r) ? null : failureLine(r);
   const why = failureLine(r);
   const details = r.private
     ? adviceLines(r.explanation.advice)
@@ -101,7 +102,8 @@ function message(r: CaseResult): string | null {
  * output, test_code, task_id }] }`, one test per visible case in grading order (results.ts
  * studentView: Exercism has no hidden tests, so private cases are left out, and nothing in the
  * file depends on them). `status` is `error` only
- * when no case ran (the program did not build; `message` then holds the build errors), `fail`
+ * when no case ran (the program did not build; `message` then holds the build errors, and each
+ * test's message is its "not run" line alone), `fail`
  * when any case did not pass (extension cases included), else `pass`. A test's `status` is
  * `pass`, `fail` (wrong answer), or `error` (crash, stub, timeout, skipped); its `message` says
  * why with the expected-against-actual details and hint (null on a pass); `output` is the end of
@@ -124,14 +126,11 @@ export function exercismResults(graded: GradeResults): ExercismResults {
       ...(task === undefined ? {} : { task_id: task }),
     };
   });
-  if (results.buildErrors.length > 0) {
+  if (results.notGraded !== null) {
     return {
       version: 3,
       status: "error",
-      message: capped(
-        ["Your program did not build:", ...buildErrorLines(results.buildErrors)].join("\n"),
-        MESSAGE_MAX_CHARS,
-      ),
+      message: capped(notGradedLines(results.notGraded, false).join("\n"), MESSAGE_MAX_CHARS),
       tests,
     };
   }

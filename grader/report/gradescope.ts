@@ -13,7 +13,7 @@
 import { SetupError } from "../errors.ts";
 import { passed, studentView, type CaseResult, type GradeResults } from "../results.ts";
 import { capped, printable, safeJson, textLine } from "./escape.ts";
-import { adviceLines, buildErrorLines, detailLines, failureLine, scoreLines } from "./lines.ts";
+import { adviceLines, detailLines, failureLine, notGradedLines, scoreLines } from "./lines.ts";
 import type { Reporter, Sink } from "./reporter.ts";
 
 export type GradescopeVisibility = "hidden" | "after_due_date" | "after_published" | "visible";
@@ -57,7 +57,8 @@ const OUTPUT_MAX_CHARS = 64 * 1024;
 
 /** The test's `output`: what went wrong and what to do, never a private case's input or answer. */
 function testOutput(r: CaseResult): string {
-  if (r.explanation === null) return "";
+  // A pass says nothing; a case that did not run (no build) only says so.
+  if (r.explanation === null) return passed(r) ? "" : failureLine(r);
   const why = failureLine(r);
   if (r.private)
     return capped([why, ...adviceLines(r.explanation.advice)].join("\n"), OUTPUT_MAX_CHARS);
@@ -114,20 +115,20 @@ function visibleSummaryLines(
  * after_published) and their output never shows their input or answer; the others are visible.
  * Unless private cases are `visible`, the top-level output is the student's view (the visible
  * cases' stamp and scores) and says how many private cases (and points) it leaves out
- * (visibleSummaryLines). stdout is hidden, because the text report there shows private cases.
+ * (visibleSummaryLines). A submission no case of which ran (it did not build) has its one failure
+ * first in the top-level output (lines.ts notGradedLines: the build's errors), and each test's
+ * output is its "not run" line alone. stdout is hidden, because the text report there shows private cases.
  * Nothing in the file is timed.
  */
 export function gradescopeResults(
   results: GradeResults,
   privateVisibility: GradescopeVisibility = "after_published",
 ): GradescopeResults {
-  const buildErrors =
-    results.buildErrors.length > 0
-      ? [`Your program did not build:`, ...buildErrorLines(results.buildErrors), ``]
-      : [];
+  const notGraded =
+    results.notGraded === null ? [] : [...notGradedLines(results.notGraded, false), ``];
   return {
     output: capped(
-      [...buildErrors, ...visibleSummaryLines(results, privateVisibility)].join("\n"),
+      [...notGraded, ...visibleSummaryLines(results, privateVisibility)].join("\n"),
       OUTPUT_MAX_CHARS,
     ),
     output_format: "text",

@@ -12,11 +12,16 @@ import type { GradeResults } from "../results.ts";
 import { safeJson } from "./escape.ts";
 import type { Reporter, Sink } from "./reporter.ts";
 
-/** The results as the documented JSON object (no internal fields). */
+/**
+ * The results as the documented JSON object (no internal fields). `notGraded` (results.ts
+ * NotGraded: the reason and the build's errors, or null) comes before the scores and cases, so a
+ * submission that did not build shows its one failure first.
+ */
 export function resultsJson(results: GradeResults) {
   return {
     kit: results.kit,
     submission: results.submission,
+    notGraded: results.notGraded,
     score: results.score,
     maxScore: results.maxScore,
     extensionScore: results.extensionScore,

@@ -24,9 +24,9 @@ import { existsSync, realpathSync } from "node:fs";
 import { createRequire } from "node:module";
 import { relative, sep } from "node:path";
 import type { XMLBuilderConstructor } from "fast-xml-builder";
-import { passed, type CaseResult, type GradeResults } from "../results.ts";
+import { passed, type CaseResult, type GradeResults, type NotGraded } from "../results.ts";
 import { textLine, xmlAttributeData, xmlData } from "./escape.ts";
-import { detailLines, failureLine } from "./lines.ts";
+import { detailLines, failureLine, notGradedLines } from "./lines.ts";
 import type { Reporter, Sink } from "./reporter.ts";
 
 const seconds = (ms: number) => (ms / 1000).toFixed(3);
@@ -78,7 +78,8 @@ function testcase(r: CaseResult, fileBase: string | undefined): XmlNode {
   });
   if (passed(r)) return node;
   const message = failureLine(r);
-  if (r.status === "skipped") {
+  // A case that did not run (no build) is skipped: the one error is the submission's own testcase.
+  if (r.status === "skipped" || r.explanation === null) {
     node.skipped = attributes({ message });
     return node;
   }
@@ -119,7 +120,9 @@ export interface JunitOptions {
  * suite's name), `timestamp` is options.timestamp in UTC as `YYYY-MM-DDTHH:MM:SS` (the pattern
  * Ant's XSD requires: no zone, no fraction), `hostname` is JUNIT_HOSTNAME and times are seconds
  * with three decimals. The suite holds `<properties>` (kit version, case-set hash, scores), one
- * `<testcase classname name time>` per case in fixture order, then an empty `<system-out/>` and
+ * `<testcase classname name time>` per case in fixture order (after, for a submission no case of
+ * which ran, its own testcase: notGradedTestcase, the one error, each case then `<skipped>`), then
+ * an empty `<system-out/>` and
  * `<system-err/>` (required by Ant's XSD; GitLab reads them only inside a testcase).
  * `name` is the case id; `classname` is `cases.required`, `cases.extension`, or
  * `private.<folder>.required|extension`, so classname + name is unique. A case with status `fail`
@@ -133,8 +136,29 @@ export interface JunitOptions {
  * characters XML 1.0 forbids in the kit's own text are dropped, and a tab in an attribute shows
  * as `\u0009` (a reader would read a space).
  */
+/**
+ * The testcase of a submission no case of which ran (results.ts NotGraded): classname
+ * `submission`, name the reason (`build-error`, ...), holding an `<error>` whose message is
+ * lines.ts NOT_GRADED_HEADINGS' line and whose body is the build's errors.
+ */
+function notGradedTestcase(notGraded: NotGraded): XmlNode {
+  const [heading = "", ...errors] = notGradedLines(notGraded, false);
+  return {
+    ...attributes({ classname: "submission", name: notGraded.reason, time: seconds(0) }),
+    error: {
+      ...attributes({ message: heading, type: notGraded.reason }),
+      "#text": xmlData([heading, ...errors].join("\n")),
+    },
+  };
+}
+
 export function junitXml(results: GradeResults, options: JunitOptions): string {
   const cases = results.cases;
+  const testcases = [
+    ...(results.notGraded === null ? [] : [notGradedTestcase(results.notGraded)]),
+    ...cases.map((r) => testcase(r, options.fileBase)),
+  ];
+  const count = (child: string) => String(testcases.filter((t) => child in t).length);
   const name = `grade ${textLine(results.submission)}`;
   const properties: [string, string][] = [
     ["kit.version", results.kit.version],
@@ -149,14 +173,14 @@ export function junitXml(results: GradeResults, options: JunitOptions): string {
       name,
       timestamp: options.timestamp.toISOString().slice(0, "YYYY-MM-DDTHH:MM:SS".length),
       hostname: JUNIT_HOSTNAME,
-      tests: String(cases.length),
-      failures: String(cases.filter((r) => r.status === "fail").length),
-      errors: String(cases.filter((r) => r.status === "error" || r.status === "timeout").length),
-      skipped: String(cases.filter((r) => r.status === "skipped").length),
+      tests: String(testcases.length),
+      failures: count("failure"),
+      errors: count("error"),
+      skipped: count("skipped"),
       time: seconds(results.durationMs),
     }),
     properties: { property: properties.map(([key, value]) => attributes({ name: key, value })) },
-    testcase: cases.map((r) => testcase(r, options.fileBase)),
+    testcase: testcases,
     // Empty: written as `<system-out/>` (suppressEmptyNode).
     "system-out": "",
     "system-err": "",

@@ -16,6 +16,8 @@ import {
   type CaseResult,
   type GradeResults,
   type NotDrawn,
+  type NotGraded,
+  type NotGradedReason,
 } from "../results.ts";
 import { GUTTER, guttered, printable, programLines, textLine } from "./escape.ts";
 import type { RunInfo } from "./reporter.ts";
@@ -158,6 +160,27 @@ export function buildErrorLines(errors: readonly string[], gutter = `  ${GUTTER}
   return errors.flatMap((e) => programLines(e, { gutter }));
 }
 
+/** The first line of a NotGraded block, by its reason: what happened, in the kit's words. */
+export const NOT_GRADED_HEADINGS: Readonly<Record<NotGradedReason, string>> = {
+  "build-error": "The submission did not build, so no case ran:",
+  "not-a-submission": "This is not a submission, so no case ran:",
+  "grader-error":
+    "The grader failed on this submission (not the submission's fault), so no case ran:",
+};
+
+/**
+ * The one failure of a submission no case of which ran (results.ts NotGraded), as report lines:
+ * NOT_GRADED_HEADINGS' line (red with `colour`), then the errors behind the gutter
+ * (buildErrorLines; the gutter dimmed with `colour`).
+ */
+export function notGradedLines(notGraded: NotGraded, colour: boolean): string[] {
+  const pc = createColors(colour);
+  return [
+    pc.red(NOT_GRADED_HEADINGS[notGraded.reason]),
+    ...buildErrorLines(notGraded.errors, `  ${pc.dim("|")} `),
+  ];
+}
+
 /** The score lines: required and extension apart. */
 export function scoreLines(results: GradeResults): string[] {
   const count = (required: boolean) => {
@@ -234,15 +257,19 @@ export function confirmedLines(final: readonly CaseResult[], colour: boolean): s
 }
 
 /**
- * The text report's end: the build errors (when the submission did not build), a pointer to the
- * first task when nothing is implemented yet, and the score lines.
+ * The text report's block for a submission no case of which ran (notGradedLines), written right
+ * after textReportStart's lines, before the cases' "not run" lines; a blank line after it.
  */
-export function textReportEnd(results: GradeResults, colour: boolean): string {
-  const pc = createColors(colour);
+export function textReportNotGraded(notGraded: NotGraded, colour: boolean): string {
+  return `${notGradedLines(notGraded, colour).join("\n")}\n\n`;
+}
+
+/**
+ * The text report's end: a pointer to the first task when nothing is implemented yet, and the
+ * score lines. (A build failure is at the top: textReportNotGraded.)
+ */
+export function textReportEnd(results: GradeResults): string {
   let text = "";
-  if (results.buildErrors.length > 0) {
-    text += `\n${pc.red("The submission did not build:")}\n${buildErrorLines(results.buildErrors, `  ${pc.dim("|")} `).join("\n")}\n`;
-  }
   const stubs = results.cases.filter((r) => r.reason === "not-implemented").length;
   if (stubs === results.cases.length && stubs > 0) {
     text += `\nNothing is implemented yet: start with decodeSubscription in src/subscription.ts (LESSON.md#the-subscription-bytes).\n`;

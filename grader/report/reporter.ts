@@ -4,7 +4,7 @@
  * writes through the sink it is given, so where the report goes (terminal, file) is not its
  * concern.
  */
-import type { CaseResult, GradeResults } from "../results.ts";
+import type { CaseResult, GradeResults, NotGraded } from "../results.ts";
 
 /** A case as the run's start names it: its id, and whether it is private (a --fixtures case). */
 export interface CaseHeading {
@@ -20,6 +20,11 @@ export interface RunInfo {
 
 export interface Reporter {
   onRunStart?(info: RunInfo): void;
+  /**
+   * No case can run (results.ts NotGraded): called once, after onRunStart and before every
+   * case's "not run" record, so a report that writes as it goes puts the one failure first.
+   */
+  onNotGraded?(notGraded: NotGraded): void;
   onCaseResult?(result: CaseResult): void;
   onRunEnd?(results: GradeResults): void;
 }

@@ -6,14 +6,21 @@
  * promise about the whole program, kept only if it holds up against every case (diagnose/case.ts),
  * so no case line names one: a case whose outcome suggests one says it is named at the end, and
  * the end gives, case by case, the mistakes that stand. Last, the scores over every case, required
- * and extension apart. Colour only when the sink is a terminal without NO_COLOR. This is the
+ * and extension apart. A submission no case of which ran (it did not build) gets its one failure,
+ * the build's errors, right under the first line, and one "not run" line per case. Colour only when the sink is a terminal without NO_COLOR. This is the
  * instructor's report where there are private cases (each by its reason in fixed words); the
  * student's formats are built from results.ts studentView.
  *
  * The lines are lines.ts's, which escape everything a program printed before colour is added.
  */
 import type { Reporter, Sink } from "./reporter.ts";
-import { confirmedLines, textReportCase, textReportEnd, textReportStart } from "./lines.ts";
+import {
+  confirmedLines,
+  textReportCase,
+  textReportEnd,
+  textReportNotGraded,
+  textReportStart,
+} from "./lines.ts";
 
 /** The human-readable report, written case by case as the results come in. */
 export function textReporter(sink: Sink): Reporter {
@@ -24,12 +31,15 @@ export function textReporter(sink: Sink): Reporter {
       idWidth = start.idWidth;
       sink.write(start.text);
     },
+    onNotGraded(notGraded) {
+      sink.write(textReportNotGraded(notGraded, sink.colour));
+    },
     onCaseResult(r) {
       sink.write(textReportCase(r, idWidth, sink.colour, true));
     },
     onRunEnd(results) {
       sink.write(confirmedLines(results.cases, sink.colour));
-      sink.write(textReportEnd(results, sink.colour));
+      sink.write(textReportEnd(results));
     },
   };
 }

@@ -320,10 +320,12 @@ describe("programs that do not build or crash", () => {
     expect(run.status).toBe(1);
     await expectCommonShape(run);
     expect(run.exercism.status).toBe("error");
-    expect(run.exercism.message).toMatch(/^Your program did not build:\n.*outside the submission/);
+    expect(run.exercism.message).toMatch(
+      /^The submission did not build, so no case ran:\n.*outside the submission/,
+    );
     const t = (parseJunit(run.junit).testsuites.testsuite[0] as JunitSuite).testcase[0];
     expect(t?.error?.type).toBe("build-error");
-    expect(run.gradescope.output).toMatch(/^Your program did not build:/);
+    expect(run.gradescope.output).toMatch(/^The submission did not build, so no case ran:/);
   });
 
   it("a crash: junit <error type=crash>, exercism output is the end of standard error", async () => {

@@ -4,9 +4,9 @@
 import { FixtureSchemas, loadCases, type Case } from "../../grader/cases/load.ts";
 import { FileOutcomes } from "../../grader/diagnose/diagnose.ts";
 import type { MemberBytes } from "../../grader/diagnose/data.ts";
-import { caseRecord } from "../../grader/record.ts";
+import { caseRecord, notRunRecord } from "../../grader/record.ts";
 import { BUILT_IN_CASES_DIR } from "../../grader/kit.ts";
-import type { CaseResult, GradeResults } from "../../grader/results.ts";
+import type { CaseResult, GradeResults, NotGraded } from "../../grader/results.ts";
 import { judge, type Verdict } from "../../grader/verdict/verdict.ts";
 import { MemorySink, type Reporter, type Sink } from "../../grader/report/reporter.ts";
 import type { RawRun } from "../../grader/run/run-process.ts";
@@ -119,7 +119,7 @@ export const VISIBLE_STAMP = "fedcba9876543210";
 export function gradeResults(
   submission: string,
   results: CaseResult[],
-  buildErrors: string[] = [],
+  notGraded: NotGraded | null = null,
 ): GradeResults {
   const sum = (required: boolean, key: "points" | "maxPoints") =>
     results.filter((r) => r.required === required).reduce((total, r) => total + r[key], 0);
@@ -132,7 +132,7 @@ export function gradeResults(
     extensionScore: sum(false, "points"),
     extensionMaxScore: sum(false, "maxPoints"),
     cases: results,
-    buildErrors,
+    notGraded,
     durationMs: 1234,
     visibleDurationMs: 1000,
   };
@@ -156,6 +156,7 @@ export function report(
     cases: results.cases,
     kit: results.kit,
   });
+  if (results.notGraded !== null) reporter.onNotGraded?.(results.notGraded);
   for (const r of results.cases) reporter.onCaseResult?.(r);
   reporter.onRunEnd?.(results);
   return memory.text();
@@ -180,19 +181,12 @@ export function skippedResult(id: string, submission: string): CaseResult {
 }
 
 /**
- * The results of a submission that did not build: every case `error` with reason `build-error`,
- * its message naming the first build error, as gradeSubmission gives them.
+ * The results of a submission that did not build: `notGraded` with the errors, every case's
+ * record record.ts notRunRecord's, as gradeSubmission gives them.
  */
 export function buildFailure(submission: string, ids: string[], errors: string[]): GradeResults {
-  const results = ids.map((id): CaseResult => {
-    const c = builtInCase(id);
-    const message = `the submission did not build: ${errors[0] ?? "unknown error"}`;
-    return caseRecord(
-      c,
-      { status: "error", reason: "build-error", message, outcome: { kind: "build-error" } },
-      null,
-      { rerun: { args: [submission] } },
-    );
-  });
-  return gradeResults(submission, results, errors);
+  const results = ids.map((id) =>
+    notRunRecord(builtInCase(id), "build-error", { args: [submission] }),
+  );
+  return gradeResults(submission, results, { reason: "build-error", errors });
 }

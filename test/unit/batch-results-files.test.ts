@@ -26,6 +26,7 @@ function results(submission: string, points: number): SubmissionResults {
   return {
     kit: KIT,
     submission,
+    notGraded: null,
     score: points,
     maxScore: 2,
     extensionScore: 0,
@@ -103,8 +104,8 @@ describe("a report folder: one results file per submission", () => {
       "bob-cd9fb1e148",
       "",
     ]);
-    expect(rows[2]).toBe("Jos\\xe9,2,2,0,0,pass,,");
-    expect(rows[3]).toBe("Jos\\xe9,0,2,0,0,fail,,");
+    expect(rows[2]).toBe("Jos\\xe9,2,2,0,0,pass,,,");
+    expect(rows[3]).toBe("Jos\\xe9,0,2,0,0,fail,,,");
   });
 
   it("never writes over a results file", () => {

@@ -208,7 +208,7 @@ describe("the text report (terminal)", () => {
       const results = ALL[i] as GradeResults;
       for (const line of text.split("\n").filter((l) => /^\S/.test(l))) {
         expect(line).toMatch(
-          /^(Grading |✗ |Required: |Extension: |The submission did not build:|Nothing is implemented|Checked against every case, these mistakes stand:$)/,
+          /^(Grading |✗ |Required: |Extension: |The submission did not build, so no case ran:|Nothing is implemented|Checked against every case, these mistakes stand:$)/,
         );
         const id = /^✗ (\S+)/.exec(line)?.[1];
         if (id !== undefined) expect(ids(results).has(id), line).toBe(true);
@@ -329,7 +329,9 @@ describe("--format gradescope", () => {
     expectGuttered(outputs, /^crash: /, "Gradescope output");
     expectNoFakePass(outputs, "Gradescope output");
     const unbuilt = JSON.parse(documents[1]?.[0] ?? "") as GradescopeResults;
-    expect(unbuilt.output).toMatch(/^Your program did not build:\n {2}\| src\/\\u001b\[2K/);
+    expect(unbuilt.output).toMatch(
+      /^The submission did not build, so no case ran:\n {2}\| src\/\\u001b\[2K/,
+    );
     expectGuttered(unbuilt.output, /^$/, "Gradescope build errors");
   });
 });
@@ -374,8 +376,11 @@ describe("--format github", () => {
     for (const { results, stdout } of runs) {
       expectNoRawUnsafe(stdout, "GitHub log");
       const annotations = parseAnnotations(stdout);
+      // A submission that did not build gets one annotation, its build's errors.
       expect(annotations.length).toBe(
-        Math.min(10, results.cases.filter((r) => r.status !== "pass").length),
+        results.notGraded !== null
+          ? 1
+          : Math.min(10, results.cases.filter((r) => r.status !== "pass").length),
       );
       // Only the grader's commands start a line: the group, the stop token, annotations.
       const token = /^::stop-commands::(\S+)$/m.exec(stdout)?.[1] ?? "(none)";
@@ -449,7 +454,7 @@ describe("the batch: gradebook.csv, report.html, results/", () => {
     expect(html).toContain("&#60;script&#62;alert(1)&#60;/script&#62;");
     expect(html).toContain("\\u001b[2K\\u000d✓ 01-");
     // The build error shown under the submission that did not build.
-    expect(html).toMatch(/<p class="error">the submission did not build: src\/\\u001b\[2K/);
+    expect(html).toMatch(/<p class="error">build-error: src\/\\u001b\[2K/);
   });
 
   it("results/ and shard.json: no raw unsafe character; read back, the exact names", () => {

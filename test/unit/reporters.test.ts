@@ -476,10 +476,11 @@ describe("the class's mistakes: gradebook, chart and tables read one list", () =
 
   it("gradebook.csv has the main mistake and every named one; the chart counts each once", () => {
     const [header, row] = gradebookCsv([submission], cases).trim().split("\n");
-    expect(header?.split(",").slice(-2)).toEqual(["main_mistake", "mistakes"]);
-    expect(row?.split(",").slice(-2)).toEqual([
+    expect(header?.split(",").slice(-3)).toEqual(["main_mistake", "mistakes", "not_graded"]);
+    expect(row?.split(",").slice(-3)).toEqual([
       "global-assignment",
       "global-assignment arrival-order round-robin",
+      "",
     ]);
     const counts = mistakeCounts([submission, submission]);
     // In catalogue order.

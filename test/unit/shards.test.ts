@@ -121,6 +121,7 @@ function submission(name: string, one: Outcome, two: Outcome): SubmissionResults
   return {
     kit: KIT,
     submission: name,
+    notGraded: null,
     score: sum(true),
     maxScore: 2,
     extensionScore: sum(false),
@@ -141,12 +142,12 @@ const CLASS = [
 
 /** The gradebook of CLASS, worked by hand from the columns gradebook.ts documents. */
 const GRADEBOOK = [
-  "submission,score,max,extension_score,extension_max,01-one,02-two,main_mistake,mistakes",
-  "'=eve,2,2,1,1,pass,pass,,",
-  "alice,2,2,1,1,pass,pass,,",
-  "bob,0,2,0,1,error,error,,",
-  "carol,0,2,1,1,fail,pass,locale-order,locale-order",
-  "dave,0,2,0,1,fail,fail,code-point-order,code-point-order locale-order",
+  "submission,score,max,extension_score,extension_max,01-one,02-two,main_mistake,mistakes,not_graded",
+  "'=eve,2,2,1,1,pass,pass,,,",
+  "alice,2,2,1,1,pass,pass,,,",
+  "bob,0,2,0,1,error,error,,,",
+  "carol,0,2,1,1,fail,pass,locale-order,locale-order,",
+  "dave,0,2,0,1,fail,fail,code-point-order,code-point-order locale-order,",
   "",
 ].join("\n");
 
@@ -229,8 +230,8 @@ describe("--merge of the shards of a class", () => {
     );
     expect(stdout).toMatch(/^Merged 1 shard: 2 submissions, 1 passed every required case\.\n/);
     expect(read(out, "gradebook.csv").split("\n").slice(1, -1)).toEqual([
-      "'=eve,2,2,1,1,pass,pass,,",
-      "carol,0,2,1,1,fail,pass,locale-order,locale-order",
+      "'=eve,2,2,1,1,pass,pass,,,",
+      "carol,0,2,1,1,fail,pass,locale-order,locale-order,",
     ]);
   });
 
