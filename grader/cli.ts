@@ -17,7 +17,8 @@ import {
 import { gradeSubmission } from "./grade.ts";
 import { parseGradeArgs, usage, type GradeCommand } from "./options.ts";
 import { FORMATS } from "./report/formats.ts";
-import { everyRequiredPassed } from "./results.ts";
+import { everyRequiredPassed, type PrivateCaseView } from "./results.ts";
+import { privateViewText } from "./report/private-view.ts";
 import { MemorySink, streamSink, type Reporter } from "./report/reporter.ts";
 import { guardGrader } from "./run/run-process.ts";
 import { writeReportFile } from "./safe-write.ts";
@@ -42,8 +43,21 @@ async function gradeOne(command: GradeCommand, context: GradingContext): Promise
     files.push({ file: format.file, sink });
     return FORMATS[format.name](sink);
   });
-  const results = await gradeSubmission(context.gradeOptions(command.submission, reporters));
+  // The instructor's view of private cases goes to its own file, never to a reporter.
+  let views: readonly PrivateCaseView[] = [];
+  const results = await gradeSubmission({
+    ...context.gradeOptions(command.submission, reporters),
+    privateViews:
+      command.showPrivate === undefined
+        ? undefined
+        : (v: readonly PrivateCaseView[]) => (views = v),
+  });
   for (const { file, sink } of files) writeReportFile(file, sink.text());
+  if (command.showPrivate !== undefined)
+    writeReportFile(
+      command.showPrivate,
+      privateViewText(results.submission, views, results.notGraded),
+    );
   return everyRequiredPassed(results.cases) ? 0 : 1;
 }
 

@@ -12,13 +12,20 @@ import { Confirmation, diagnoseCase } from "./diagnose/case.ts";
 import type { OutcomeSource } from "./diagnose/diagnose.ts";
 import type { SubmissionTarget } from "./options.ts";
 import { ownPhases, type Phases } from "./phases.ts";
-import { caseRecord, notRunRecord, skippedRecord, type RerunContext } from "./record.ts";
+import {
+  caseRecord,
+  notRunRecord,
+  privateCaseView,
+  skippedRecord,
+  type RecordContext,
+  type RerunContext,
+} from "./record.ts";
 import type { Reporter } from "./report/reporter.ts";
-import type { CaseResult, GradeResults, NotGraded } from "./results.ts";
+import type { CaseResult, GradeResults, NotGraded, PrivateCaseView } from "./results.ts";
 import { prepareProgram, runCase, type PreparedProgram } from "./run/prepare.ts";
 import { MIN_CASE_MS, SkipRule, skipBefore } from "./skip-rule.ts";
-import { capRun } from "./verdict/capped-text.ts";
-import { judge } from "./verdict/verdict.ts";
+import { capRun, type CappedRun } from "./verdict/capped-text.ts";
+import { judge, type Verdict } from "./verdict/verdict.ts";
 
 export interface GradeOptions {
   /** A folder with src/main.ts (built once with esbuild), or any command (--cmd). */
@@ -71,6 +78,13 @@ export interface GradeOptions {
    * absent, right after its own visible phase.
    */
   phases?: Phases | undefined;
+  /**
+   * Receives the instructor's view of every private case (results.ts PrivateCaseView: input,
+   * answer, diff, named mistakes) once the grading is over, in grading order: for outputs only
+   * the instructor reads (`--show-private FILE`). Absent, no view is built. Never given to a
+   * reporter.
+   */
+  privateViews?: ((views: readonly PrivateCaseView[]) => void) | undefined;
   /** Runs one case's program (runCase; tests give a fake that records when cases run). */
   runCase?: typeof runCase;
 }
@@ -109,6 +123,11 @@ export async function gradeSubmission(options: GradeOptions): Promise<GradeResul
   // whose names that changes is rebuilt, after its first version was published.
   const confirmation = new Confirmation();
   const rebuild = new Map<number, (mistakes: readonly string[]) => CaseResult>();
+  // What the instructor's view of a private case is built from (only with options.privateViews).
+  const judged = new Map<
+    number,
+    { verdict: Verdict; run: CappedRun; layouts: RecordContext["layouts"] }
+  >();
   const publish = () => {
     // Reporters see results in grading order even though cases finish in any order; a case run
     // before the rule said to skip it is skipped all the same, so skipping never depends on timing.
@@ -174,6 +193,8 @@ export async function gradeSubmission(options: GradeOptions): Promise<GradeResul
             mistakes,
             layouts: diagnosis.layouts,
           });
+        if (options.privateViews !== undefined && isPrivateCase(c))
+          judged.set(index, { verdict, run, layouts: diagnosis.layouts });
         confirmation.add(index, diagnosis.named);
         rebuild.set(index, record);
         results[index] = record(diagnosis.mistakes);
@@ -216,6 +237,26 @@ export async function gradeSubmission(options: GradeOptions): Promise<GradeResul
     durationMs: performance.now() - started,
     visibleDurationMs: visibleDurationMs ?? 0,
   };
+  if (options.privateViews !== undefined) {
+    // Each view from its case's verdict and run, with the names its record ended with; a case
+    // not run (skipped, or no build) from its record's fixed words.
+    const views = cases.flatMap((c, i) => {
+      const record = done[i] as CaseResult;
+      if (!record.private) return [];
+      const ran = judged.get(i);
+      const context = { rerun: options.rerun, mistakes: record.mistakes, layouts: ran?.layouts };
+      if (ran !== undefined && record.status !== "skipped")
+        return [privateCaseView(c, ran.verdict, ran.run, context)];
+      const verdict: Verdict = {
+        status: record.status,
+        reason: record.reason,
+        message: record.message,
+        outcome: { kind: record.status === "skipped" ? "timeout" : "build-error" },
+      };
+      return [privateCaseView(c, verdict, null, context)];
+    });
+    options.privateViews(views);
+  }
   for (const r of reporters) r.onRunEnd?.(graded);
   return graded;
 }

@@ -60,6 +60,8 @@ const USAGE_INSTRUCTORS = `Instructors:
   --batch DIR           grade every folder in DIR; needs --report-dir OUT (gradebook.csv,
                         report.html, results/); --shard I/N grades a stable share (I from 1)
   --merge OUT1 OUT2 ... join the report folders of shards; needs --report-dir OUT
+  --show-private FILE   write each private case in full to FILE, for you alone: its input,
+                        answer, diff and named mistakes (no report format ever shows them)
   --list-cases          with --fixtures and --random: their cases listed too
   --time-budget S       end the whole grading within S seconds of the grader's start: cases
                         not started by then are skipped, running ones stopped (time-out);
@@ -132,6 +134,11 @@ export interface GradeCommand {
   batch: { dir: string; shard: { index: number; count: number } | undefined } | undefined;
   /** --merge OUT1 OUT2 ...: shard report folders to join. */
   merge: string[];
+  /**
+   * --show-private FILE: the instructor's view of every private case (report/private-view.ts),
+   * written to FILE, an absolute path; undefined without it.
+   */
+  showPrivate: string | undefined;
   /** --report-dir OUT: where --batch and --merge write the gradebook and report. */
   reportDir: string | undefined;
   /** The arguments a user would retype to grade the same way, without --only/--format. */
@@ -289,6 +296,7 @@ export function parseGradeArgs(argv: string[]): GradeCommand {
         shard: { type: "string" },
         merge: { type: "boolean", default: false },
         "report-dir": { type: "string" },
+        "show-private": { type: "string" },
         watch: { type: "boolean", default: false },
         "allow-unisolated": { type: "boolean", default: false },
       },
@@ -348,6 +356,12 @@ export function parseGradeArgs(argv: string[]): GradeCommand {
       );
   }
   if (values.shard !== undefined) only("--shard", ["batch"]);
+  // Written once per grading, for one submission: a batch or watch would overwrite it.
+  if (values["show-private"] !== undefined) {
+    only("--show-private", ["grade"]);
+    if (values["show-private"] === "")
+      throw new SetupError("--show-private needs a FILE: the view goes to a file only");
+  }
   if (values["time-budget"] !== undefined) only("--time-budget", ["grade"]);
   // A batch writes its own gradebook, report and results; watch mode shows the text report.
   if (values.format.length > 0) only("--format", ["grade"]);
@@ -457,6 +471,8 @@ export function parseGradeArgs(argv: string[]): GradeCommand {
     merge: action === "merge" ? positionals.map((dir) => resolve(userCwd(), dir)) : [],
     reportDir:
       values["report-dir"] === undefined ? undefined : resolve(userCwd(), values["report-dir"]),
+    showPrivate:
+      values["show-private"] === undefined ? undefined : resolve(userCwd(), values["show-private"]),
     rerunArgs,
     allowUnisolated: values["allow-unisolated"] === true,
   };

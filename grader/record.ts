@@ -13,9 +13,15 @@ import { join } from "node:path";
 import { inputBrief } from "./cases/brief.ts";
 import { caseFolder, isPrivateCase, type Case } from "./cases/load.ts";
 import type { MemberBytes } from "./diagnose/data.ts";
-import { explain } from "./explain/explain.ts";
+import { explain, explainInFull } from "./explain/explain.ts";
 import { rerunCommand, withoutFixtures } from "./options.ts";
-import { passed, type CaseExample, type CaseResult, type NotGradedReason } from "./results.ts";
+import {
+  passed,
+  type CaseExample,
+  type CaseResult,
+  type NotGradedReason,
+  type PrivateCaseView,
+} from "./results.ts";
 import type { CappedRun } from "./verdict/capped-text.ts";
 import type { Reason, Verdict } from "./verdict/verdict.ts";
 
@@ -134,6 +140,49 @@ export function caseRecord(
     handoutRerun: rerunCommand([], c.id),
     example: hidden ? null : example(c),
     explanation,
+  };
+}
+
+/**
+ * The instructor's view of private case `c` (results.ts PrivateCaseView), built apart from its
+ * record from the same verdict and run: the input and answer, the verdict's own message, and
+ * the explanation with its details (explain/ explainInFull). For GradeOptions.privateViews
+ * alone; never part of a CaseResult.
+ *
+ * @param run what the process did, its output capped; null for a case that did not run
+ * @param context the mistakes named (confirmed against every case) and the byte layouts
+ */
+export function privateCaseView(
+  c: Case,
+  verdict: Verdict,
+  run: Pick<CappedRun, "stderr"> | null,
+  context: RecordContext,
+): PrivateCaseView {
+  const mistakes = [...(context.mistakes ?? [])];
+  const explanation = explainInFull(
+    {
+      case: c,
+      verdict,
+      status: verdict.status,
+      reason: verdict.reason,
+      mistakes,
+      stderr: run?.stderr.text ?? "",
+    },
+    { layouts: context.layouts },
+  );
+  return {
+    instructorOnly: true,
+    id: c.id,
+    name: `${c.id}: ${c.title}${c.required ? "" : " (extension)"}`,
+    mode: c.mode,
+    status: verdict.status,
+    reason: verdict.reason,
+    points: passed(verdict) ? c.points : 0,
+    maxPoints: c.points,
+    why: verdict.reason === null ? "" : `${verdict.reason}: ${verdict.message}`,
+    example: example(c),
+    explanation,
+    rerun: rerunFor(c, context.rerun),
   };
 }
 

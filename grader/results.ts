@@ -166,6 +166,36 @@ export interface NotGraded {
   errors: string[];
 }
 
+/**
+ * What the instructor sees of a private case, in full: its input in brief and Kafka's answer, why
+ * it did not pass in the verdict's own words, the explanation with its details (the grid or diff,
+ * the bytes, standard error's end) and the mistakes named. Built by record.ts privateCaseView
+ * apart from the case's record (a CaseResult holds none of it) and handed only to
+ * GradeOptions.privateViews (`--show-private FILE`, Gradescope's instructor-only output): no
+ * field of GradeResults, CaseResult or a reporter hook's argument can hold one (a test checks
+ * the types), so no student-facing format can receive it.
+ */
+export interface PrivateCaseView {
+  /** Marks the type apart from every record: nothing a reporter takes has this field. */
+  readonly instructorOnly: true;
+  id: string;
+  /** `<id>: <title>`, with ` (extension)` for an extension case. */
+  name: string;
+  mode: "assign" | "decode";
+  status: Status;
+  reason: Reason | null;
+  points: number;
+  maxPoints: number;
+  /** `<reason>: <the verdict's message>` (it may quote the program), empty on a pass. */
+  why: string;
+  /** The input in brief and the expected answer. */
+  example: CaseExample;
+  /** null on a pass; the details are there as for a visible case. */
+  explanation: Explanation | null;
+  /** The command that grades this case again, as this grading was started. */
+  rerun: string;
+}
+
 export interface GradeResults {
   kit: { version: string; fixtures: string };
   /** The stamp of the case set's visible cases (what studentView shows as `kit.fixtures`). */

@@ -192,13 +192,34 @@ function advice(r: GradedCase): Advice {
  * @param context the recorded byte layouts of the case's members
  */
 export function explain(r: GradedCase, context: ExplainContext): Explanation | null {
+  return explanationOf(r, context, false);
+}
+
+/**
+ * explain, a private case's details included (its input, the comparison, the bytes, standard
+ * error's end): for the instructor's view of private cases alone (record.ts privateCaseView),
+ * never for a case's record.
+ */
+export function explainInFull(r: GradedCase, context: ExplainContext): Explanation | null {
+  return explanationOf(r, context, true);
+}
+
+function explanationOf(
+  r: GradedCase,
+  context: ExplainContext,
+  inFull: boolean,
+): Explanation | null {
   if (passed(r)) return null;
   const base = {
     advice: advice(r),
     hint: { kind: "hint", hint: r.case.hint, lesson: r.case.lesson } as const,
   };
   // A private case's input and answer are never shown, whichever report this goes into.
-  if (r.reason === "not-implemented" || r.status === "skipped" || isPrivateCase(r.case))
+  if (
+    r.reason === "not-implemented" ||
+    r.status === "skipped" ||
+    (!inFull && isPrivateCase(r.case))
+  )
     return { ...base, details: null };
   const tail =
     r.status === "error" && r.stderr.trim() !== ""

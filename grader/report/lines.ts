@@ -90,7 +90,7 @@ export const NAMED_AT_THE_END =
  * hint instead of the advice, and where the advice names mistakes, NAMED_AT_THE_END after it.
  */
 export function detailLines(
-  r: CaseResult,
+  r: Pick<CaseResult, "explanation" | "mode" | "rerun">,
   options: { colour: boolean; rerun: boolean; unconfirmed?: boolean },
 ): string[] {
   const details = r.explanation?.details;

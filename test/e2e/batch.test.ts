@@ -170,6 +170,7 @@ describe("--batch on a class of 14 folders", () => {
       ...ONLY,
       "main_mistake",
       "mistakes",
+      "not_graded",
     ]);
     // Rows in code-unit order; the odd name is guarded against spreadsheet formulas.
     const guarded = `'${ODD_NAME}`;
@@ -185,10 +186,14 @@ describe("--batch on a class of 14 folders", () => {
         extension_max: String(EXTENSION_MAX),
         main_mistake: "",
         mistakes: "",
+        not_graded: "",
       });
       for (const id of ONLY) expect(row(name).get(id)).toBe("pass");
     }
     expect(row("starter").get("score")).toBe("0");
+    expect(row("starter").get("not_graded")).toBe("");
+    expect(row("notes").get("not_graded")).toBe("not-a-submission");
+    expect(row("hostile-import-answers").get("not_graded")).toBe("build-error");
     for (const id of ONLY) expect(row("starter").get(id)).toBe("error");
     for (const id of MUTANT_IDS) {
       const r = row(`mutant-${id}`);
@@ -239,7 +244,14 @@ describe("--batch on a class of 14 folders", () => {
     expect(reason("starter")).toEqual(new Set(["not-implemented"]));
     const notes = results.get("notes");
     expect(notes?.cases.every((c) => c.reason === "build-error")).toBe(true);
-    expect(notes?.cases[0]?.message).toMatch(/^not a submission: .*"notes" has no src\/main\.ts/);
+    expect(notes?.notGraded?.reason).toBe("not-a-submission");
+    expect(notes?.notGraded?.errors[0]).toMatch(
+      /^not a submission: .*"notes" has no src\/main\.ts/,
+    );
+    expect(notes?.cases[0]?.message).toBe(
+      "not run: this is not a submission (why is at the top of the report)",
+    );
+    expect(results.get("hostile-import-answers")?.notGraded?.reason).toBe("build-error");
     // The rerun command names the submission's folder.
     const mutant = results.get("mutant-locale-order");
     expect(mutant && mainMistake(mutant)).toBe("locale-order");
@@ -372,9 +384,9 @@ describe("--batch finds a submission one folder down, never through a link, by i
         "mallory",
         "oscar",
       ]);
-      expect(results.get("copycat")?.cases[0]?.message).toBe(
+      expect(results.get("copycat")?.notGraded?.errors).toEqual([
         'not a submission: the folder "copycat" is a symbolic link: a batch grades real folders only, never what a link points to',
-      );
+      ]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
       rmSync(out, { recursive: true, force: true });

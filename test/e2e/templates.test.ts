@@ -279,6 +279,15 @@ describe("templates/gradescope: the bundle and run_autograder", () => {
     expect(result.stdout).toContain(`✓ ${privateName}/01-idle-again`);
     expect(result.stdout).toMatch(/\nRequired: {2}(\d+)\/\1 points/);
     expectFullMarks(json);
+    // The instructor-only standard output shows the private case in full: its answer too.
+    const answer = JSON.parse(
+      readFileSync(join(CASES_DIR, "07-idle-members", "expected.json"), "utf8"),
+    ) as { output: unknown };
+    expect(result.stdout).toMatch(
+      /\nPrivate cases of \S+, in full: for the instructor only \(their input and answers\)\n/,
+    );
+    expect(result.stdout).toContain(`      expected: ${JSON.stringify(answer.output)}\n`);
+    expect(JSON.stringify(json)).not.toContain(JSON.stringify(answer.output));
     // Plain-text formats; the output's total leaves out the private case until it is shown.
     expect([json.output_format, json.test_output_format, json.test_name_format]).toEqual([
       "text",
@@ -350,6 +359,8 @@ exec ${realNpm} "$@" --only ${ONE_CASE}
         expect.stringMatching(/^\/.*\/submission$/),
         "--fixtures",
         join(bundle, "private-cases", privateName),
+        "--show-private",
+        expect.stringMatching(/^\/.*\/private-cases\.txt$/),
         "--format",
         expect.stringMatching(/^gradescope=\/.*\/results\/results\.json$/),
         "--format",

@@ -31,6 +31,7 @@ export function grade(args: string[], env: NodeJS.ProcessEnv = {}): GraderRun {
 export interface ResultsJson {
   kit: { version: string; fixtures: string };
   submission: string;
+  notGraded: { reason: string; errors: string[] } | null;
   score: number;
   maxScore: number;
   extensionScore: number;
