@@ -162,6 +162,22 @@ export async function gradeSubmission(options: GradeOptions): Promise<GradeResul
         results[i] = notRunRecord(c, "build-error", options.rerun);
       });
       publish();
+    } else if (
+      options.deadline !== undefined &&
+      options.deadline - performance.now() < MIN_CASE_MS
+    ) {
+      // The build took what --time-budget left: no case can start, which is one failure too.
+      notGraded = {
+        reason: "timeout",
+        errors: [
+          `the time budget (--time-budget) ran out while the submission was prepared, before any case could start`,
+        ],
+      };
+      for (const r of reporters) r.onNotGraded?.(notGraded);
+      cases.forEach((c, i) => {
+        results[i] = notRunRecord(c, "timeout", options.rerun);
+      });
+      publish();
     } else {
       const program = prepared.program;
       const runOne = options.runCase ?? runCase;

@@ -96,7 +96,7 @@ export function caseRecord(
   const mistakes = [...(context.mistakes ?? [])];
   // A case that did not run (notRunRecord) already says so in fixed words, the same on every case.
   const notRun =
-    verdict.reason === "build-error" &&
+    (verdict.reason === "build-error" || verdict.reason === "skipped-after-timeouts") &&
     (Object.values(NOT_RUN_MESSAGES) as string[]).includes(verdict.message);
   const message =
     hidden && verdict.reason !== null && !notRun
@@ -106,7 +106,7 @@ export function caseRecord(
   // A case that did not run because nothing could (notRunRecord) has nothing of its own to
   // explain: the one failure is the submission's, shown once at the top of every report.
   const explanation =
-    verdict.reason === "build-error"
+    verdict.reason === "build-error" || notRun
       ? null
       : explain(
           { case: c, verdict, status: verdict.status, reason: verdict.reason, mistakes, stderr },
@@ -195,26 +195,31 @@ export const NOT_RUN_MESSAGES: Readonly<Record<NotGradedReason, string>> = {
   "not-a-submission": "not run: this is not a submission (why is at the top of the report)",
   "grader-error":
     "not run: the grader failed on this submission, not the submission's fault (see the top of the report)",
+  timeout: "not run: the grading's time budget ran out before any case could start",
 };
 
 /**
  * The record of a case that did not run because no case of the submission could
- * (results.ts NotGraded): status `error`, reason `build-error`, the reason's NOT_RUN_MESSAGES
- * line, no explanation, hint or details (the submission's one failure is reported once, at the
- * top), no points.
+ * (results.ts NotGraded): status `error` with reason `build-error` (status `skipped`, reason
+ * `skipped-after-timeouts`, for `timeout`), the reason's NOT_RUN_MESSAGES line, no explanation,
+ * hint or details (the submission's one failure is reported once, at the top), no points.
  */
 export function notRunRecord(c: Case, why: NotGradedReason, rerun: RerunContext): CaseResult {
-  return caseRecord(
-    c,
-    {
-      status: "error",
-      reason: "build-error",
-      message: NOT_RUN_MESSAGES[why],
-      outcome: { kind: "build-error" },
-    },
-    null,
-    { rerun },
-  );
+  const verdict: Verdict =
+    why === "timeout"
+      ? {
+          status: "skipped",
+          reason: "skipped-after-timeouts",
+          message: NOT_RUN_MESSAGES[why],
+          outcome: { kind: "timeout" },
+        }
+      : {
+          status: "error",
+          reason: "build-error",
+          message: NOT_RUN_MESSAGES[why],
+          outcome: { kind: "build-error" },
+        };
+  return caseRecord(c, verdict, null, { rerun });
 }
 
 /** The record of a case that did not run because the rule or the time budget skipped it. */

@@ -152,9 +152,10 @@ export interface CaseResult {
  * Why a submission got no normal grading, none of its cases run: `build-error` (the bundler, or
  * tsc with --types, rejected it), `not-a-submission` (a batch folder with no src/main.ts, or one
  * whose files cannot be graded), `grader-error` (the grader itself failed on it: not the
- * submission's fault).
+ * submission's fault), `timeout` (the grading's time budget, --time-budget, ran out before any
+ * case could start).
  */
-export type NotGradedReason = "build-error" | "not-a-submission" | "grader-error";
+export type NotGradedReason = "build-error" | "not-a-submission" | "grader-error" | "timeout";
 
 /**
  * The one failure a submission that got no normal grading reports, at the top of every format:
@@ -207,8 +208,8 @@ export interface GradeResults {
   extensionMaxScore: number;
   cases: CaseResult[];
   /**
-   * Why no case ran, when none did (every case is then `error`, reason `build-error`, "not run"
-   * with no explanation: notRunRecord); null for a grading that ran the cases.
+   * Why no case ran, when none did (every case is then "not run", with no explanation:
+   * record.ts notRunRecord); null for a grading that ran the cases.
    */
   notGraded: NotGraded | null;
   /** Wall time of the whole grading, milliseconds. */

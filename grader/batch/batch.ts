@@ -65,7 +65,7 @@ export function caseInfos(context: GradingContext): CaseInfo[] {
 export function ungradedResults(
   name: string,
   context: GradingContext,
-  reason: Exclude<NotGradedReason, "build-error">,
+  reason: Extract<NotGradedReason, "not-a-submission" | "grader-error">,
   message: string,
 ): SubmissionResults {
   const cases = caseInfos(context);

@@ -4,7 +4,7 @@
  * write the same bytes. Columns: submission, score, max, extension_score, extension_max, one per
  * case id with its status (pass, fail, error, timeout, skipped), main_mistake, mistakes (every
  * mistake named on a failed case, space-separated, main_mistake first), not_graded (why no case
- * ran: `build-error`, `not-a-submission`, `grader-error`; empty when the cases ran). Every cell is
+ * ran: `build-error`, `not-a-submission`, `grader-error`, `timeout`; empty when the cases ran). Every cell is
  * written by escape.ts csvText: one line, control and bidi characters visible, and a cell a
  * spreadsheet would run as a formula guarded with a leading apostrophe (submission names are
  * chosen by students); a name's bytes that are not UTF-8 show as `\xNN` (names.ts shownName).

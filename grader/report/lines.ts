@@ -166,6 +166,7 @@ export const NOT_GRADED_HEADINGS: Readonly<Record<NotGradedReason, string>> = {
   "not-a-submission": "This is not a submission, so no case ran:",
   "grader-error":
     "The grader failed on this submission (not the submission's fault), so no case ran:",
+  timeout: "The grading's time budget ran out before any case could start, so no case ran:",
 };
 
 /**

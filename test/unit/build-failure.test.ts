@@ -233,3 +233,52 @@ describe("the gradebook's not_graded column", () => {
     ]);
   });
 });
+
+describe("a grading whose time budget ran out before any case could start", () => {
+  it("is one failure, reason timeout; each case skipped, not run, with no hint", async () => {
+    const text = new MemorySink();
+    const graded = await gradeSubmission({
+      submission: { kind: "folder", path: "/nowhere/carol", name: "carol" },
+      cases: BUILT_IN.slice(0, 3),
+      schemas,
+      timeoutMs: 2000,
+      outputCapBytes: 1024 * 1024,
+      memoryMiB: 512,
+      concurrency: 2,
+      // Already over: the build took the whole budget.
+      deadline: performance.now(),
+      kit: { version: "1.0.0", fixtures: "0123456789abcdef" },
+      visibleFixtures: "0123456789abcdef",
+      reporters: [textReporter(text)],
+      rerun: { args: ["carol"] },
+      prepared: Promise.resolve({
+        program: { run: () => ({}) as never, mapStderr: (t) => t },
+        errors: [],
+        cleanup: () => {},
+      }),
+      runCase: () => {
+        throw new Error("no case may start once the time budget is gone");
+      },
+    });
+    expect(graded.notGraded).toEqual({
+      reason: "timeout",
+      errors: [
+        "the time budget (--time-budget) ran out while the submission was prepared, before any case could start",
+      ],
+    });
+    for (const r of graded.cases) {
+      expect(r).toMatchObject({
+        status: "skipped",
+        reason: "skipped-after-timeouts",
+        message: "not run: the grading's time budget ran out before any case could start",
+        explanation: null,
+      });
+    }
+    const lines = text.text().split("\n");
+    expect(lines.slice(2, 4)).toEqual([
+      "The grading's time budget ran out before any case could start, so no case ran:",
+      "  | the time budget (--time-budget) ran out while the submission was prepared, before any case could start",
+    ]);
+    expect(lines.filter((l) => l.startsWith("- "))).toHaveLength(3);
+  });
+});
