@@ -142,7 +142,12 @@ const NOT_PROGRAM_TEXT: Readonly<Record<string, readonly (readonly [string, stri
     ["/^Uid:\\s+(\\d+)\\s+(\\d+)/m", "/proc/<pid>/status"],
   ],
   "grader/run/literal-imports.ts": [
-    ["/\\bimport\\s*(?:\\(|\\/[/*])|require|\\\\u/", "the submitted sources, before the build"],
+    ["/\\bimport\\s*(?:\\(|\\/[/*])/", "the submitted sources, before the build"],
+    [
+      "/\\\\u\\{([0-9a-fA-F]+)\\}|\\\\u([0-9a-fA-F]{4})/g",
+      "the submitted sources, before the build",
+    ],
+    ["/\\brequire\\b/", "the submitted sources, before the build"],
     ["/\\[ERROR\\] (.*)/", "the bundler's messages"],
     ["/^\\s+(\\S+?):(\\d+):(\\d+):/m", "the bundler's messages"],
   ],
