@@ -18,7 +18,7 @@ import { globSync } from "tinyglobby";
 import { SetupError } from "../grader/errors.ts";
 import { FixtureSchemas, loadCases } from "../grader/cases/load.ts";
 import { BUILT_IN_CASES_DIR, KIT_ROOT } from "../grader/kit.ts";
-import { unfinishedCases, unfinishedLines } from "./case-scaffold.ts";
+import { unfinishedCases, unfinishedLines } from "../grader/cases/placeholders.ts";
 
 /** The kit's files and folders a Gradescope autograder needs to grade. */
 const BUNDLED = [
@@ -96,9 +96,8 @@ function buildBundle(out: string, fixtures: readonly string[]): Written[] {
     }
     names.set(name, dir);
   }
-  // The private cases must load as the grader will load them (exit 2 with every problem if not).
-  loadCases(BUILT_IN_CASES_DIR, [...fixtures], new FixtureSchemas());
-  // ... and hold no scaffold placeholder, which students would read in their results.
+  // No scaffold placeholder, which students would read in their results (every case named,
+  // by its folder's name as in the bundle; the grader would refuse them too) ...
   const unfinished = [...names].flatMap(([name, dir]) =>
     unfinishedLines(unfinishedCases(dir), `  ${name}/`),
   );
@@ -111,6 +110,8 @@ function buildBundle(out: string, fixtures: readonly string[]): Written[] {
       ].join("\n"),
     );
   }
+  // ... and the private cases must load as the grader will load them (exit 2 with every problem).
+  loadCases(BUILT_IN_CASES_DIR, [...fixtures], new FixtureSchemas());
 
   for (const item of BUNDLED) {
     cpSync(join(KIT_ROOT, item), join(out, item), {
