@@ -91,7 +91,8 @@ const USAGE_HANDOUT_EXAMPLES = `Examples:
 `;
 
 const USAGE_EXITS = `Exit codes: 0 every required case passed (a batch or merge: it ran); 1 some required case did
-not; 2 the grader could not grade (bad arguments, no such submission, invalid fixture).`;
+not; 2 the grader could not grade (bad arguments, no such submission, invalid fixture, a fixture
+still saying TODO, shards to merge that miss part of the class).`;
 
 export interface FormatTarget {
   name: FormatName;
