@@ -59,7 +59,9 @@ const USAGE_INSTRUCTORS = `Instructors:
                         yours it sees (not the kit, not a --fixtures folder)
   --batch DIR           grade every folder in DIR; needs --report-dir OUT (gradebook.csv,
                         report.html, results/); --shard I/N grades a stable share (I from 1)
-  --merge OUT1 OUT2 ... join the report folders of shards; needs --report-dir OUT
+  --merge OUT1 OUT2 ... join the report folders of shards; needs --report-dir OUT; refuses
+                        (exit 2) a partial class: a shard of the plan missing or incomplete
+  --allow-partial       with --merge: write the partial class anyway, warning of each gap
   --list-cases          with --fixtures and --random: their cases listed too
   --time-budget S       end the whole grading within S seconds of the grader's start: cases
                         not started by then are skipped, running ones stopped (time-out);
@@ -89,7 +91,8 @@ const USAGE_HANDOUT_EXAMPLES = `Examples:
 `;
 
 const USAGE_EXITS = `Exit codes: 0 every required case passed (a batch or merge: it ran); 1 some required case did
-not; 2 the grader could not grade (bad arguments, no such submission, invalid fixture).`;
+not; 2 the grader could not grade (bad arguments, no such submission, invalid fixture, a fixture
+still saying TODO, shards to merge that miss part of the class).`;
 
 export interface FormatTarget {
   name: FormatName;
@@ -132,6 +135,8 @@ export interface GradeCommand {
   batch: { dir: string; shard: { index: number; count: number } | undefined } | undefined;
   /** --merge OUT1 OUT2 ...: shard report folders to join. */
   merge: string[];
+  /** --allow-partial: --merge writes a class with shards missing or incomplete (it warns). */
+  allowPartial: boolean;
   /** --report-dir OUT: where --batch and --merge write the gradebook and report. */
   reportDir: string | undefined;
   /** The arguments a user would retype to grade the same way, without --only/--format. */
@@ -288,6 +293,7 @@ export function parseGradeArgs(argv: string[]): GradeCommand {
         batch: { type: "string" },
         shard: { type: "string" },
         merge: { type: "boolean", default: false },
+        "allow-partial": { type: "boolean", default: false },
         "report-dir": { type: "string" },
         watch: { type: "boolean", default: false },
         "allow-unisolated": { type: "boolean", default: false },
@@ -352,6 +358,7 @@ export function parseGradeArgs(argv: string[]): GradeCommand {
   // A batch writes its own gradebook, report and results; watch mode shows the text report.
   if (values.format.length > 0) only("--format", ["grade"]);
   if (values["report-dir"] !== undefined) only("--report-dir", ["batch", "merge"]);
+  if (values["allow-partial"] === true) only("--allow-partial", ["merge"]);
   if ((action === "batch" || action === "merge") && values["report-dir"] === undefined) {
     throw new SetupError(
       `--${action} needs --report-dir OUT: the folder for the gradebook and the report`,
@@ -455,6 +462,7 @@ export function parseGradeArgs(argv: string[]): GradeCommand {
     batch:
       values.batch === undefined ? undefined : { dir: resolve(userCwd(), values.batch), shard },
     merge: action === "merge" ? positionals.map((dir) => resolve(userCwd(), dir)) : [],
+    allowPartial: values["allow-partial"] === true,
     reportDir:
       values["report-dir"] === undefined ? undefined : resolve(userCwd(), values["report-dir"]),
     rerunArgs,

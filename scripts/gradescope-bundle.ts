@@ -1,11 +1,13 @@
 /**
- * `npm run gradescope-bundle -- OUT [--fixtures DIR ...]`: builds a Gradescope autograder from
+ * `npm run gradescope-bundle -- OUT [--fixtures DIR ...] [--types]`: builds a Gradescope autograder from
  * the instructor kit. OUT gets what grading needs (package.json, package-lock.json, tsconfig.json,
  * grader/, fixtures/, starter/, LESSON.md, LICENSE; never solution/ or test/), Gradescope's two
  * entry points from templates/gradescope/ (setup.sh, run_autograder) at its root, and each
  * `--fixtures DIR` copied to OUT/private-cases/<DIR name>/ (so the cases keep their ids,
  * "<DIR name>/<case>"). OUT.zip, next to OUT, is the same tree zipped with those two files at the
- * zip's root: the file to upload as the assignment's autograder. Prints every file it wrote.
+ * zip's root: the file to upload as the assignment's autograder. `--types` bakes the grader's
+ * `--types` into both entry points (gradescope-options.ts): every submission is type-checked
+ * first, type errors failing the build. Prints every file it wrote.
  * Exit 0 on success, 2 with a message for bad arguments, an invalid private case, or one whose
  * case.json still holds new-case's TODO placeholders (each case and field named).
  */
@@ -18,7 +20,8 @@ import { globSync } from "tinyglobby";
 import { SetupError } from "../grader/errors.ts";
 import { FixtureSchemas, loadCases } from "../grader/cases/load.ts";
 import { BUILT_IN_CASES_DIR, KIT_ROOT } from "../grader/kit.ts";
-import { unfinishedCases, unfinishedLines } from "./case-scaffold.ts";
+import { unfinishedCases, unfinishedLines } from "../grader/cases/placeholders.ts";
+import { bakeOptions, type BundleOptions } from "./gradescope-options.ts";
 
 /** The kit's files and folders a Gradescope autograder needs to grade. */
 const BUNDLED = [
@@ -35,11 +38,13 @@ const BUNDLED = [
 const ENTRY_POINTS = ["setup.sh", "run_autograder"] as const;
 const PRIVATE_CASES_DIR = "private-cases";
 
-const USAGE = `Usage: npm run gradescope-bundle -- OUT [--fixtures DIR ...]
+const USAGE = `Usage: npm run gradescope-bundle -- OUT [--fixtures DIR ...] [--types]
 
 Builds a Gradescope autograder in the folder OUT (which must not exist yet, or be empty) and
 OUT.zip, the file to upload on Gradescope (Configure Autograder > Zip file upload).
-  --fixtures DIR   private cases to grade with (repeatable), copied to OUT/${PRIVATE_CASES_DIR}/<DIR name>`;
+  --fixtures DIR   private cases to grade with (repeatable), copied to OUT/${PRIVATE_CASES_DIR}/<DIR name>
+  --types          type-check every submission first (the grader's --types): type errors fail
+                   the build, and setup.sh installs typescript and @types/node for it`;
 
 /**
  * Every file under `dir`, relative to it, with `/` separators, sorted (code unit order). Dot
@@ -76,7 +81,7 @@ interface Written {
 }
 
 /** Builds the bundle in OUT and OUT.zip; returns what it wrote, top-level entry by entry. */
-function buildBundle(out: string, fixtures: readonly string[]): Written[] {
+function buildBundle(out: string, fixtures: readonly string[], options: BundleOptions): Written[] {
   if (existsSync(out) && (!statSync(out).isDirectory() || readdirSync(out).length > 0)) {
     throw new SetupError(
       `${out} already exists and is not an empty folder: remove it or pick another OUT`,
@@ -96,9 +101,8 @@ function buildBundle(out: string, fixtures: readonly string[]): Written[] {
     }
     names.set(name, dir);
   }
-  // The private cases must load as the grader will load them (exit 2 with every problem if not).
-  loadCases(BUILT_IN_CASES_DIR, [...fixtures], new FixtureSchemas());
-  // ... and hold no scaffold placeholder, which students would read in their results.
+  // No scaffold placeholder, which students would read in their results (every case named,
+  // by its folder's name as in the bundle; the grader would refuse them too) ...
   const unfinished = [...names].flatMap(([name, dir]) =>
     unfinishedLines(unfinishedCases(dir), `  ${name}/`),
   );
@@ -111,6 +115,8 @@ function buildBundle(out: string, fixtures: readonly string[]): Written[] {
       ].join("\n"),
     );
   }
+  // ... and the private cases must load as the grader will load them (exit 2 with every problem).
+  loadCases(BUILT_IN_CASES_DIR, [...fixtures], new FixtureSchemas());
 
   for (const item of BUNDLED) {
     cpSync(join(KIT_ROOT, item), join(out, item), {
@@ -119,7 +125,8 @@ function buildBundle(out: string, fixtures: readonly string[]): Written[] {
     });
   }
   for (const file of ENTRY_POINTS) {
-    cpSync(join(KIT_ROOT, "templates", "gradescope", file), join(out, file));
+    const text = readFileSync(join(KIT_ROOT, "templates", "gradescope", file), "utf8");
+    writeFileSync(join(out, file), bakeOptions(text, file, options), { mode: 0o755 });
     chmodSync(join(out, file), 0o755);
   }
   for (const [name, dir] of names) {
@@ -146,6 +153,7 @@ function main(argv: string[]): number {
     strict: true,
     options: {
       fixtures: { type: "string", multiple: true, default: [] },
+      types: { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
     },
   });
@@ -160,7 +168,7 @@ function main(argv: string[]): number {
   const cwd = process.env.INIT_CWD ?? process.cwd();
   const out = resolve(cwd, positionals[0]);
   const fixtures = values.fixtures.map((dir) => resolve(cwd, dir));
-  const written = buildBundle(out, fixtures);
+  const written = buildBundle(out, fixtures, { types: values.types });
   // Paths as the user wrote OUT: relative to where they typed the command, unless OUT was absolute.
   const shown = (path: string) =>
     isAbsolute(positionals[0] ?? "") ? path : relative(cwd, path) || ".";
@@ -172,6 +180,9 @@ function main(argv: string[]): number {
       ``,
       `Upload ${shown(`${out}.zip`)} on Gradescope (the assignment's Configure Autograder page, Zip`,
       `file upload). Private cases: ${fixtures.length === 0 ? "none" : fixtures.map((f) => basename(f)).join(", ")}.`,
+      values.types
+        ? `Type errors fail the build (--types).`
+        : `Type errors are not checked (build with --types to fail them).`,
       ``,
     ].join("\n"),
   );

@@ -234,7 +234,13 @@ export async function runBatch(command: GradeCommand, context: GradingContext): 
 
   const written = writeClassReport(
     reportDir,
-    { kit: context.kit, shard: batch.shard ?? null, cases: caseInfos(context) },
+    {
+      kit: context.kit,
+      shard: batch.shard ?? null,
+      cases: caseInfos(context),
+      // The whole DIR, every shard's folders: --merge checks each shard against it.
+      listed: all.map((e) => e.name),
+    },
     results,
   );
   const passed = results.filter((r) => everyRequiredPassed(r.cases)).length;

@@ -47,12 +47,21 @@ function results(submission: string, points: number): SubmissionResults {
   };
 }
 
-/** Writes a report folder as a batch (or a shard of one) does. */
-function shard(name: string, all: SubmissionResults[], index: number, count: number): string {
+/**
+ * Writes a report folder as a batch (or a shard of one) does, cut from a DIR holding the folders
+ * `listed` (by default the shard's own).
+ */
+function shard(
+  name: string,
+  all: SubmissionResults[],
+  index: number,
+  count: number,
+  listed = all.map((r) => r.submission),
+): string {
   const out = join(root, name);
   prepareReportDir(out);
   for (const r of all) writeSubmissionResults(out, r);
-  writeClassReport(out, { kit: KIT, shard: { index, count }, cases: [CASE] }, all);
+  writeClassReport(out, { kit: KIT, shard: { index, count }, cases: [CASE], listed }, all);
   return out;
 }
 
@@ -119,10 +128,18 @@ describe("a report folder: one results file per submission", () => {
 
 describe("--merge of shards holding those names", () => {
   it("joins them, each submission once, with its own score", () => {
-    const one = shard("shard-1", [results("Bob", 2), results("Jos\udce9", 0)], 1, 2);
-    const two = shard("shard-2", [results("bob-cd9fb1e148", 0), results("Jos\\xe9", 2)], 2, 2);
+    // The class in code-unit order: Bob, Jos\\xe9, Jos\udce9, bob-cd9fb1e148 ("\\" is 0x5C).
+    const listed = ["Bob", "Jos\udce9", "bob-cd9fb1e148", "Jos\\xe9"];
+    const one = shard("shard-1", [results("Bob", 2), results("Jos\udce9", 0)], 1, 2, listed);
+    const two = shard(
+      "shard-2",
+      [results("bob-cd9fb1e148", 0), results("Jos\\xe9", 2)],
+      2,
+      2,
+      listed,
+    );
     const merged = readShards([one, two]);
-    expect(merged.warnings).toEqual([]);
+    expect(merged.gaps).toEqual([]);
     expect(merged.results.map((r) => [r.submission, r.score])).toEqual([
       ["Bob", 2],
       ["Jos\udce9", 0],
