@@ -1,8 +1,8 @@
 /**
  * `npm run grade -- --merge OUT1 OUT2 ... --report-dir OUT`: joins the report folders of
  * `--batch ... --shard I/N` runs into one class report. It reads each folder's shard.json and
- * results JSON only (nothing is graded again), refuses shards graded with different kits or case
- * lists, or holding the same submission twice, and writes OUT exactly as an unsharded --batch
+ * results JSON only (nothing is graded again), refuses shards graded with different kits, case
+ * lists or extension policies, or holding the same submission twice, and writes OUT exactly as an unsharded --batch
  * would from the same results (see output.ts).
  */
 import { join, resolve } from "node:path";
@@ -48,8 +48,8 @@ function sameCases(a: Manifest["cases"], b: Manifest["cases"]): boolean {
  * Reads and checks shard report folders.
  *
  * @param dirs the shards' --report-dir folders (absolute)
- * @throws SetupError for a folder that is not a report, different kit stamps or case lists, a
- *   submission in two shards, or the same shard given twice
+ * @throws SetupError for a folder that is not a report, different kit stamps, case lists or
+ *   extension policies, a submission in two shards, or the same shard given twice
  */
 export function readShards(dirs: readonly string[]): MergedShards {
   const shards = dirs.map((dir) => ({ dir, ...readReportDir(dir) }));
@@ -90,6 +90,15 @@ export function readShards(dirs: readonly string[]): MergedShards {
       owner.set(r.submission, s.dir);
     }
   }
+  // Every total of one gradebook is under one extension policy.
+  const policies = new Map<string, string>();
+  for (const s of shards)
+    for (const r of s.results)
+      if (!policies.has(r.extensionPolicy)) policies.set(r.extensionPolicy, s.dir);
+  if (policies.size > 1)
+    throw new SetupError(
+      `the shards were graded with different extension policies: ${[...policies].map(([policy, dir]) => `--extension ${policy} in ${dir}`).join(", ")}; grade every shard with the same --extension`,
+    );
   const warnings: string[] = [];
   if (counts.size > 1) {
     warnings.push(
