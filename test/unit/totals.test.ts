@@ -233,12 +233,22 @@ describe("the issue's submission (54/61 required, 23/28 extension), in every for
     });
   });
 
-  it("names the policy in the results file, JUnit and the gradebook", () => {
+  it("names the policy in the results file, JUnit, the gradebook, the class report and the text", () => {
     const r = byPolicy.get("bonus=5") as GradeResults;
     expect(resultsJson(r)).toMatchObject({ total: 54, maxTotal: 61, extensionPolicy: "bonus=5" });
     expect(junitProperty(r, "extensionPolicy")).toBe("bonus=5");
     expect(gradebookCsv([resultsJson(r)], INFOS).split("\n")[1]).toMatch(
       /^alice,54,61,23,28,54,61,bonus=5,/,
+    );
+    const html = reportHtml([resultsJson(r)], INFOS, KIT);
+    expect(html).toContain(
+      "<th>Required</th><th>Extension</th><th>Total</th><th>Cases passed</th>",
+    );
+    expect(html).toContain(
+      '<td class="num">54/61</td><td class="num">23/28</td><td class="num">54/61</td>',
+    );
+    expect(html).toContain(
+      "(bonus=5: at most 5 extension points, added once every required case passes).</p>",
     );
     expect(report(textReporter, r)).toContain(
       "\nTotal:     54/61 points; extension policy bonus=5: at most 5 extension points, added once every required case passes\n",
