@@ -9,6 +9,12 @@ import { quote } from "shell-quote";
 import { SetupError } from "./errors.ts";
 import { defaultSubmission, isInstructorKit, KIT_ROOT, userCwd } from "./kit.ts";
 import { FORMAT_NAMES, isFormatName, type FormatName } from "./format-names.ts";
+import {
+  DEFAULT_EXTENSION_POLICY,
+  EXTENSION_POLICY_SPELLINGS,
+  parseExtensionPolicy,
+  type ExtensionPolicy,
+} from "./totals.ts";
 
 export { FORMAT_NAMES, isFormatName, userCwd, type FormatName };
 
@@ -63,6 +69,11 @@ const USAGE_INSTRUCTORS = `Instructors:
                         (exit 2) a partial class: a shard of the plan missing or incomplete
   --allow-partial       with --merge: write the partial class anyway, warning of each gap
   --list-cases          with --fixtures and --random: their cases listed too
+  --extension POLICY    how extension points enter the total every format shows:
+                        ${EXTENSION_POLICY_SPELLINGS}. bonus (the default): extra credit,
+                        added only once every required case passes (bonus=N: at most N
+                        points), out of the required points; ignore: never counted; count:
+                        added to the required points, out of both maxima
   --time-budget S       end the whole grading within S seconds of the grader's start: cases
                         not started by then are skipped, running ones stopped (time-out);
                         the reports are still written (Exercism's runner: bin/run.sh)
@@ -129,6 +140,8 @@ export interface GradeCommand {
   timeBudgetMs: number | undefined;
   /** --random N --seed S: N generated cases with answers from the reference (instructor kit). */
   random: { count: number; seed: number } | undefined;
+  /** --extension POLICY: how extension points enter the total (totals.ts). */
+  extension: ExtensionPolicy;
   /** --types: type-check a TypeScript submission before grading (off the timed path). */
   types: boolean;
   /** --batch DIR: every subfolder of DIR is a submission. */
@@ -290,6 +303,7 @@ export function parseGradeArgs(argv: string[]): GradeCommand {
         random: { type: "string" },
         seed: { type: "string" },
         types: { type: "boolean", default: false },
+        extension: { type: "string" },
         batch: { type: "string" },
         shard: { type: "string" },
         merge: { type: "boolean", default: false },
@@ -355,6 +369,8 @@ export function parseGradeArgs(argv: string[]): GradeCommand {
   }
   if (values.shard !== undefined) only("--shard", ["batch"]);
   if (values["time-budget"] !== undefined) only("--time-budget", ["grade"]);
+  // A merge totals with the policy its shards were graded with (their results files hold it).
+  if (values.extension !== undefined) only("--extension", ["grade", "watch", "batch"]);
   // A batch writes its own gradebook, report and results; watch mode shows the text report.
   if (values.format.length > 0) only("--format", ["grade"]);
   if (values["report-dir"] !== undefined) only("--report-dir", ["batch", "merge"]);
@@ -458,6 +474,10 @@ export function parseGradeArgs(argv: string[]): GradeCommand {
         ? undefined
         : parsePositiveInt(values["time-budget"], "--time-budget", "seconds") * 1000,
     random,
+    extension:
+      values.extension === undefined
+        ? DEFAULT_EXTENSION_POLICY
+        : parseExtensionPolicy(values.extension),
     types: values.types === true,
     batch:
       values.batch === undefined ? undefined : { dir: resolve(userCwd(), values.batch), shard },

@@ -24,8 +24,8 @@ import type { PreparedProgram } from "../run/prepare.ts";
 import { PhaseGate } from "../phases.ts";
 import { userCwd } from "../kit.ts";
 import type { GradeCommand, SubmissionTarget } from "../options.ts";
-import { resultsJson } from "../report/json.ts";
-import { everyRequiredPassed } from "../results.ts";
+import { resultsJson, totalFields } from "../report/json.ts";
+import { everyRequiredPassed, scoresOf } from "../results.ts";
 import type { CaseInfo, SubmissionResults } from "./gradebook.ts";
 import { prepareReportDir, writeClassReport, writeSubmissionResults } from "./output.ts";
 import { printable, textLine } from "../report/escape.ts";
@@ -65,36 +65,38 @@ export function ungradedResults(
   context: GradingContext,
   message: string,
 ): SubmissionResults {
-  const cases = caseInfos(context);
-  const sum = (required: boolean) =>
-    cases.filter((c) => c.required === required).reduce((total, c) => total + c.maxPoints, 0);
+  const cases = caseInfos(context).map((c) => ({
+    id: c.id,
+    title: c.title,
+    required: c.required,
+    status: "error" as const,
+    reason: "build-error" as const,
+    points: 0,
+    maxPoints: c.maxPoints,
+    mistake: null,
+    mistakes: [],
+    message,
+  }));
+  const scores = scoresOf(cases, context.extension);
   return {
     kit: context.kit,
     submission: name,
-    score: 0,
-    maxScore: sum(true),
-    extensionScore: 0,
-    extensionMaxScore: sum(false),
-    cases: cases.map((c) => ({
-      id: c.id,
-      title: c.title,
-      required: c.required,
-      status: "error",
-      reason: "build-error",
-      points: 0,
-      maxPoints: c.maxPoints,
-      mistake: null,
-      mistakes: [],
-      message,
-    })),
+    score: scores.score,
+    maxScore: scores.maxScore,
+    extensionScore: scores.extensionScore,
+    extensionMaxScore: scores.extensionMaxScore,
+    ...totalFields(scores.total, context.extension),
+    cases,
   };
 }
 
-/** `57/59` with the extension score when there is one. */
+/** `57/59` with the extension score when there is one, then the total: `, total 57/59`. */
 function scoreText(r: SubmissionResults): string {
-  return r.extensionMaxScore > 0
-    ? `${r.score}/${r.maxScore} (extension ${r.extensionScore}/${r.extensionMaxScore})`
-    : `${r.score}/${r.maxScore}`;
+  const scores =
+    r.extensionMaxScore > 0
+      ? `${r.score}/${r.maxScore} (extension ${r.extensionScore}/${r.extensionMaxScore})`
+      : `${r.score}/${r.maxScore}`;
+  return `${scores}, total ${r.total}/${r.maxTotal}`;
 }
 
 /** A batch folder as the submission to grade. */

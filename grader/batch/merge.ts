@@ -2,7 +2,7 @@
  * `npm run grade -- --merge OUT1 OUT2 ... --report-dir OUT [--allow-partial]`: joins the report
  * folders of `--batch ... --shard I/N` runs into one class report. It reads each folder's
  * shard.json and results JSON only (nothing is graded again), refuses shards graded with
- * different kits or case lists, or holding the same submission twice, and writes OUT exactly as
+ * different kits, case lists or extension policies, or holding the same submission twice, and writes OUT exactly as
  * an unsharded --batch would from the same results (see output.ts). It also refuses a partial
  * class (a shard of the plan missing or incomplete: classGaps) unless --allow-partial, which
  * writes the report anyway and warns of each gap.
@@ -139,7 +139,7 @@ export function classGaps(folders: readonly ShardFolder[]): string[] {
  *
  * @param dirs the shards' --report-dir folders (absolute)
  * @throws SetupError for a folder that is not a report (or an unfinished one), different kit
- *   stamps or case lists, a submission in two shards, or the same shard given twice; a partial
+ *   stamps, case lists or extension policies, a submission in two shards, or the same shard given twice; a partial
  *   class is not thrown but returned as `gaps`
  */
 export function readShards(dirs: readonly string[]): MergedShards {
@@ -177,6 +177,15 @@ export function readShards(dirs: readonly string[]): MergedShards {
       owner.set(r.submission, s.dir);
     }
   }
+  // Every total of one gradebook is under one extension policy.
+  const policies = new Map<string, string>();
+  for (const s of shards)
+    for (const r of s.results)
+      if (!policies.has(r.extensionPolicy)) policies.set(r.extensionPolicy, s.dir);
+  if (policies.size > 1)
+    throw new SetupError(
+      `the shards were graded with different extension policies: ${[...policies].map(([policy, dir]) => `--extension ${policy} in ${dir}`).join(", ")}; grade every shard with the same --extension`,
+    );
   return {
     kit: first.manifest.kit,
     cases: first.manifest.cases,

@@ -120,6 +120,8 @@ function message(r: CaseResult): string | null {
  * `test_code` is the command,
  * input in brief and expected answer (exercismTestCode); `task_id` is 1 (decodeSubscription) on the cases that
  * exercise that task alone (exercismTask), and left out on the others.
+ * The interface has no points, so no total and no extension policy: its `pass` means every test
+ * passed, as it defines.
  */
 export function exercismResults(graded: GradeResults): ExercismResults {
   // Exercism shows every test to the student: the student's view, private cases left out.

@@ -25,6 +25,7 @@ import { createRequire } from "node:module";
 import { relative, sep } from "node:path";
 import type { XMLBuilderConstructor } from "fast-xml-builder";
 import { passed, type CaseResult, type GradeResults } from "../results.ts";
+import { extensionPolicyName } from "../totals.ts";
 import { textLine, xmlAttributeData, xmlData } from "./escape.ts";
 import { detailLines, failureLine } from "./lines.ts";
 import type { Reporter, Sink } from "./reporter.ts";
@@ -118,7 +119,8 @@ export interface JunitOptions {
  * `name` and `package` are both `grade <submission>` (Ant's XSD derives the package from the
  * suite's name), `timestamp` is options.timestamp in UTC as `YYYY-MM-DDTHH:MM:SS` (the pattern
  * Ant's XSD requires: no zone, no fraction), `hostname` is JUNIT_HOSTNAME and times are seconds
- * with three decimals. The suite holds `<properties>` (kit version, case-set hash, scores), one
+ * with three decimals. The suite holds `<properties>` (kit version, case-set hash, scores, the
+ * total under the extension policy and the policy's name), one
  * `<testcase classname name time>` per case in fixture order, then an empty `<system-out/>` and
  * `<system-err/>` (required by Ant's XSD; GitLab reads them only inside a testcase).
  * `name` is the case id; `classname` is `cases.required`, `cases.extension`, or
@@ -141,6 +143,8 @@ export function junitXml(results: GradeResults, options: JunitOptions): string {
     ["kit.fixtures", results.kit.fixtures],
     ["score", `${results.score}/${results.maxScore}`],
     ["extensionScore", `${results.extensionScore}/${results.extensionMaxScore}`],
+    ["total", `${results.total.points}/${results.total.maxPoints}`],
+    ["extensionPolicy", extensionPolicyName(results.extension)],
   ];
   const suite: XmlNode = {
     ...attributes({

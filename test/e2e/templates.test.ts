@@ -88,6 +88,20 @@ const builtInCases = readdirSync(CASES_DIR).filter((name) =>
   statSync(join(CASES_DIR, name)).isDirectory(),
 );
 
+/** The built-in required (or extension) cases' points, from their case.json files. */
+function casePoints(required: boolean): number {
+  return builtInCases
+    .map(
+      (name) =>
+        JSON.parse(readFileSync(join(CASES_DIR, name, "case.json"), "utf8")) as {
+          required: boolean;
+          points: number;
+        },
+    )
+    .filter((c) => c.required === required)
+    .reduce((sum, c) => sum + c.points, 0);
+}
+
 interface GitlabJob {
   image: string;
   variables: Record<string, string>;
@@ -182,6 +196,12 @@ describe("templates/gradescope: the bundle and run_autograder", () => {
     expect(built.stdout).toContain(`Upload ${bundle}.zip on Gradescope`);
     expect(built.stdout).toContain(
       "Type errors are not checked (build with --types to fail them).",
+    );
+    // The default policy, baked in for run_autograder; the total to set is the required points,
+    // the private case (a copy of 07-idle-members) adding 2.
+    expect(readFileSync(join(bundle, "extension-policy"), "utf8")).toBe("bonus\n");
+    expect(built.stdout).toContain(
+      `\nExtension policy: bonus (extension points added once every required case passes).\nSet the assignment's total points on Gradescope to ${casePoints(true) + 2}.\n`,
     );
   });
 
@@ -358,6 +378,9 @@ describe("templates/gradescope: the bundle and run_autograder", () => {
     expect(json.output).toMatch(
       /\nPrivate cases: 1 \(2 required points, 0 extension points\), not counted above, shown when the grades are published\.$/,
     );
+    // The top-level score: the total under the bundle's policy (bonus: every required case
+    // passed, so every extension point on top of the required ones, the private case's 2 included).
+    expect(json.score).toBe(points + 2 + casePoints(false));
   }
 
   it("an upload of just subscription.ts and range-assignor.ts: copied over a fresh starter, graded with the private cases", () => {
@@ -406,6 +429,8 @@ exec ${realNpm} "$@" --only ${ONE_CASE}
         expect.stringMatching(/^\/.*\/submission$/),
         "--fixtures",
         join(bundle, "private-cases", privateName),
+        "--extension",
+        "bonus",
         "--format",
         expect.stringMatching(/^gradescope=\/.*\/results\/results\.json$/),
         "--format",

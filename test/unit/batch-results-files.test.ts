@@ -30,6 +30,9 @@ function results(submission: string, points: number): SubmissionResults {
     maxScore: 2,
     extensionScore: 0,
     extensionMaxScore: 0,
+    total: points,
+    maxTotal: 2,
+    extensionPolicy: "bonus",
     cases: [
       {
         id: CASE.id,
@@ -112,8 +115,8 @@ describe("a report folder: one results file per submission", () => {
       "bob-cd9fb1e148",
       "",
     ]);
-    expect(rows[2]).toBe("Jos\\xe9,2,2,0,0,pass,,");
-    expect(rows[3]).toBe("Jos\\xe9,0,2,0,0,fail,,");
+    expect(rows[2]).toBe("Jos\\xe9,2,2,0,0,2,2,bonus,pass,,");
+    expect(rows[3]).toBe("Jos\\xe9,0,2,0,0,0,2,bonus,fail,,");
   });
 
   it("never writes over a results file", () => {

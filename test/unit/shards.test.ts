@@ -114,7 +114,10 @@ function caseResult(info: CaseInfo, outcome: Outcome): SubmissionResults["cases"
   };
 }
 
-/** A submission's results on CASES, the scores summed from its cases. */
+/**
+ * A submission's results on CASES, the scores summed from its cases; the total under the default
+ * policy, `bonus`: the extension point counts only when the required case passed.
+ */
 function submission(name: string, one: Outcome, two: Outcome): SubmissionResults {
   const cases = [caseResult(CASES[0] as CaseInfo, one), caseResult(CASES[1] as CaseInfo, two)];
   const sum = (required: boolean) =>
@@ -126,6 +129,9 @@ function submission(name: string, one: Outcome, two: Outcome): SubmissionResults
     maxScore: 2,
     extensionScore: sum(false),
     extensionMaxScore: 1,
+    total: sum(true) === 2 ? 2 + sum(false) : sum(true),
+    maxTotal: 2,
+    extensionPolicy: "bonus",
     cases,
   };
 }
@@ -142,12 +148,13 @@ const CLASS = [
 
 /** The gradebook of CLASS, worked by hand from the columns gradebook.ts documents. */
 const GRADEBOOK = [
-  "submission,score,max,extension_score,extension_max,01-one,02-two,main_mistake,mistakes",
-  "'=eve,2,2,1,1,pass,pass,,",
-  "alice,2,2,1,1,pass,pass,,",
-  "bob,0,2,0,1,error,error,,",
-  "carol,0,2,1,1,fail,pass,locale-order,locale-order",
-  "dave,0,2,0,1,fail,fail,code-point-order,code-point-order locale-order",
+  "submission,score,max,extension_score,extension_max,total,total_max,extension_policy,01-one,02-two,main_mistake,mistakes",
+  "'=eve,2,2,1,1,3,2,bonus,pass,pass,,",
+  "alice,2,2,1,1,3,2,bonus,pass,pass,,",
+  "bob,0,2,0,1,0,2,bonus,error,error,,",
+  // Carol's extension point does not make up for the required case she failed.
+  "carol,0,2,1,1,0,2,bonus,fail,pass,locale-order,locale-order",
+  "dave,0,2,0,1,0,2,bonus,fail,fail,code-point-order,code-point-order locale-order",
   "",
 ].join("\n");
 
@@ -269,8 +276,8 @@ describe("--merge of the shards of a class", () => {
       /^Merged 1 shard: 2 submissions of 5 \(a partial class: --allow-partial\), 1 passed every required case\.\n/,
     );
     expect(read(out, "gradebook.csv").split("\n").slice(1, -1)).toEqual([
-      "'=eve,2,2,1,1,pass,pass,,",
-      "carol,0,2,1,1,fail,pass,locale-order,locale-order",
+      "'=eve,2,2,1,1,3,2,bonus,pass,pass,,",
+      "carol,0,2,1,1,0,2,bonus,fail,pass,locale-order,locale-order",
     ]);
     // The partial report still lists the whole class, so it cannot pass for one.
     expect(readShards([out]).gaps).toEqual([
@@ -364,6 +371,23 @@ describe("--merge of the shards of a class", () => {
     const otherCases = writeRun("other-cases", { index: 2, count: 3 }, KIT, [CASES[0] as CaseInfo]);
     expect(() => readShards([shards[0] as string, otherCases])).toThrow(
       /^the shards were graded on different cases: .*shard-1 \(2 cases\) and .*other-cases \(1\)/,
+    );
+  });
+
+  it("refuses shards graded with different extension policies: one gradebook, one total", () => {
+    const out = join(root, "counted");
+    prepareReportDir(out);
+    // Shard 2/3 (alice, dave) graded with --extension count: the extension point added.
+    const mine = shareOf(CLASS, { index: 2, count: 3 }).map((r) => ({
+      ...r,
+      total: r.score + r.extensionScore,
+      maxTotal: 3,
+      extensionPolicy: "count",
+    }));
+    for (const r of mine) writeSubmissionResults(out, r);
+    writeClassReport(out, { kit: KIT, shard: { index: 2, count: 3 }, cases: CASES }, mine);
+    expect(() => readShards([shards[0] as string, out])).toThrow(
+      /^the shards were graded with different extension policies: --extension bonus in .*shard-1, --extension count in .*counted; grade every shard with the same --extension$/,
     );
   });
 
