@@ -156,6 +156,7 @@ const NOT_PROGRAM_TEXT: Readonly<Record<string, readonly (readonly [string, stri
     ["/\\s+/", "the sandbox wrapper's report (a descriptor programs lack)"],
   ],
   "grader/run/sandbox.ts": [["/[\\\\ \\t\\n]/g", "mount paths"]],
+  "grader/totals.ts": [["/^bonus=(0|[1-9]\\d{0,8})$/", "the command line's --extension"]],
   "grader/watch.ts": [
     ["/[\\\\/]/", "file names in src/"],
     ["/(^\\.#|^#.*#$|~$|\\.sw[a-p]$|^4913$|\\.tmp$|___jb_(tmp|old)___$)/", "file names in src/"],
