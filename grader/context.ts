@@ -27,6 +27,7 @@ import {
 } from "./run/sandbox.ts";
 import { printable } from "./printable.ts";
 import { protectFolders } from "./run/stage.ts";
+import type { ExtensionPolicy } from "./totals.ts";
 
 /**
  * The CPUs this process may use, so that cases run as many at once as there are CPUs for them:
@@ -87,6 +88,8 @@ export interface GradingContext {
   schemas: FixtureSchemas;
   cases: Case[];
   kit: { version: string; fixtures: string };
+  /** How extension points enter each grading's total (--extension). */
+  extension: ExtensionPolicy;
   diagnosis: OutcomeSource;
   /** The options to grade one submission with these cases and these reporters. */
   gradeOptions(submission: SubmissionTarget, reporters: Reporter[]): GradeOptions;
@@ -258,6 +261,7 @@ export async function prepareGrading(command: GradeCommand): Promise<GradingCont
     schemas,
     cases,
     kit,
+    extension: command.extension,
     diagnosis,
     dispose,
     prepare: (submission) => prepareProgram(submission, limits),
@@ -273,6 +277,7 @@ export async function prepareGrading(command: GradeCommand): Promise<GradingCont
         concurrency: caseConcurrency(),
         deadline: command.timeBudgetMs,
         kit,
+        extension: command.extension,
         visibleFixtures,
         reporters,
         diagnosis,

@@ -21,9 +21,16 @@ import {
   type RerunContext,
 } from "./record.ts";
 import type { Reporter } from "./report/reporter.ts";
-import type { CaseResult, GradeResults, NotGraded, PrivateCaseView } from "./results.ts";
+import {
+  scoresOf,
+  type CaseResult,
+  type GradeResults,
+  type NotGraded,
+  type PrivateCaseView,
+} from "./results.ts";
 import { prepareProgram, runCase, type PreparedProgram } from "./run/prepare.ts";
 import { MIN_CASE_MS, SkipRule, skipBefore } from "./skip-rule.ts";
+import { DEFAULT_EXTENSION_POLICY, type ExtensionPolicy } from "./totals.ts";
 import { capRun, type CappedRun } from "./verdict/capped-text.ts";
 import { judge, type Verdict } from "./verdict/verdict.ts";
 
@@ -55,6 +62,8 @@ export interface GradeOptions {
   /** Type-check a folder submission with tsc before grading (--types); errors fail the build. */
   typeCheck?: boolean;
   kit: { version: string; fixtures: string };
+  /** How extension points enter the total (--extension); totals.ts's default when absent. */
+  extension?: ExtensionPolicy | undefined;
   /** The stamp of the case set's visible cases (hash.ts fixtureHash), what students are shown. */
   visibleFixtures: string;
   reporters: readonly Reporter[];
@@ -95,7 +104,7 @@ export interface GradeOptions {
  * starts; a private case's names are confirmed against every case.
  *
  * @returns every case's result in grading order (visible first: cases/load.ts visibleFirst), and
- *   the scores (required and extension apart)
+ *   the scores (required and extension apart, and their total under options.extension)
  */
 export async function gradeSubmission(options: GradeOptions): Promise<GradeResults> {
   const started = performance.now();
@@ -238,16 +247,13 @@ export async function gradeSubmission(options: GradeOptions): Promise<GradeResul
   options.signal?.throwIfAborted();
 
   const done = results as CaseResult[];
-  const sum = (required: boolean, key: "points" | "maxPoints") =>
-    done.filter((r) => r.required === required).reduce((total, r) => total + r[key], 0);
+  const extension = options.extension ?? DEFAULT_EXTENSION_POLICY;
   const graded: GradeResults = {
     kit: options.kit,
     visibleFixtures: options.visibleFixtures,
     submission: options.submission.name,
-    score: sum(true, "points"),
-    maxScore: sum(true, "maxPoints"),
-    extensionScore: sum(false, "points"),
-    extensionMaxScore: sum(false, "maxPoints"),
+    ...scoresOf(done, extension),
+    extension,
     cases: done,
     notGraded,
     durationMs: performance.now() - started,

@@ -9,6 +9,12 @@ import { quote } from "shell-quote";
 import { SetupError } from "./errors.ts";
 import { defaultSubmission, isInstructorKit, KIT_ROOT, userCwd } from "./kit.ts";
 import { FORMAT_NAMES, isFormatName, type FormatName } from "./format-names.ts";
+import {
+  DEFAULT_EXTENSION_POLICY,
+  EXTENSION_POLICY_SPELLINGS,
+  parseExtensionPolicy,
+  type ExtensionPolicy,
+} from "./totals.ts";
 
 export { FORMAT_NAMES, isFormatName, userCwd, type FormatName };
 
@@ -59,10 +65,17 @@ const USAGE_INSTRUCTORS = `Instructors:
                         yours it sees (not the kit, not a --fixtures folder)
   --batch DIR           grade every folder in DIR; needs --report-dir OUT (gradebook.csv,
                         report.html, results/); --shard I/N grades a stable share (I from 1)
-  --merge OUT1 OUT2 ... join the report folders of shards; needs --report-dir OUT
+  --merge OUT1 OUT2 ... join the report folders of shards; needs --report-dir OUT; refuses
+                        (exit 2) a partial class: a shard of the plan missing or incomplete
+  --allow-partial       with --merge: write the partial class anyway, warning of each gap
   --show-private FILE   write each private case in full to FILE, for you alone: its input,
                         answer, diff and named mistakes (no report format ever shows them)
   --list-cases          with --fixtures and --random: their cases listed too
+  --extension POLICY    how extension points enter the total every format shows:
+                        ${EXTENSION_POLICY_SPELLINGS}. bonus (the default): extra credit,
+                        added only once every required case passes (bonus=N: at most N
+                        points), out of the required points; ignore: never counted; count:
+                        added to the required points, out of both maxima
   --time-budget S       end the whole grading within S seconds of the grader's start: cases
                         not started by then are skipped, running ones stopped (time-out);
                         the reports are still written (Exercism's runner: bin/run.sh)
@@ -91,7 +104,8 @@ const USAGE_HANDOUT_EXAMPLES = `Examples:
 `;
 
 const USAGE_EXITS = `Exit codes: 0 every required case passed (a batch or merge: it ran); 1 some required case did
-not; 2 the grader could not grade (bad arguments, no such submission, invalid fixture).`;
+not; 2 the grader could not grade (bad arguments, no such submission, invalid fixture, a fixture
+still saying TODO, shards to merge that miss part of the class).`;
 
 export interface FormatTarget {
   name: FormatName;
@@ -128,12 +142,16 @@ export interface GradeCommand {
   timeBudgetMs: number | undefined;
   /** --random N --seed S: N generated cases with answers from the reference (instructor kit). */
   random: { count: number; seed: number } | undefined;
+  /** --extension POLICY: how extension points enter the total (totals.ts). */
+  extension: ExtensionPolicy;
   /** --types: type-check a TypeScript submission before grading (off the timed path). */
   types: boolean;
   /** --batch DIR: every subfolder of DIR is a submission. */
   batch: { dir: string; shard: { index: number; count: number } | undefined } | undefined;
   /** --merge OUT1 OUT2 ...: shard report folders to join. */
   merge: string[];
+  /** --allow-partial: --merge writes a class with shards missing or incomplete (it warns). */
+  allowPartial: boolean;
   /**
    * --show-private FILE: the instructor's view of every private case (report/private-view.ts),
    * written to FILE, an absolute path; undefined without it.
@@ -292,9 +310,11 @@ export function parseGradeArgs(argv: string[]): GradeCommand {
         random: { type: "string" },
         seed: { type: "string" },
         types: { type: "boolean", default: false },
+        extension: { type: "string" },
         batch: { type: "string" },
         shard: { type: "string" },
         merge: { type: "boolean", default: false },
+        "allow-partial": { type: "boolean", default: false },
         "report-dir": { type: "string" },
         "show-private": { type: "string" },
         watch: { type: "boolean", default: false },
@@ -363,9 +383,12 @@ export function parseGradeArgs(argv: string[]): GradeCommand {
       throw new SetupError("--show-private needs a FILE: the view goes to a file only");
   }
   if (values["time-budget"] !== undefined) only("--time-budget", ["grade"]);
+  // A merge totals with the policy its shards were graded with (their results files hold it).
+  if (values.extension !== undefined) only("--extension", ["grade", "watch", "batch"]);
   // A batch writes its own gradebook, report and results; watch mode shows the text report.
   if (values.format.length > 0) only("--format", ["grade"]);
   if (values["report-dir"] !== undefined) only("--report-dir", ["batch", "merge"]);
+  if (values["allow-partial"] === true) only("--allow-partial", ["merge"]);
   if ((action === "batch" || action === "merge") && values["report-dir"] === undefined) {
     throw new SetupError(
       `--${action} needs --report-dir OUT: the folder for the gradebook and the report`,
@@ -465,10 +488,15 @@ export function parseGradeArgs(argv: string[]): GradeCommand {
         ? undefined
         : parsePositiveInt(values["time-budget"], "--time-budget", "seconds") * 1000,
     random,
+    extension:
+      values.extension === undefined
+        ? DEFAULT_EXTENSION_POLICY
+        : parseExtensionPolicy(values.extension),
     types: values.types === true,
     batch:
       values.batch === undefined ? undefined : { dir: resolve(userCwd(), values.batch), shard },
     merge: action === "merge" ? positionals.map((dir) => resolve(userCwd(), dir)) : [],
+    allowPartial: values["allow-partial"] === true,
     reportDir:
       values["report-dir"] === undefined ? undefined : resolve(userCwd(), values["report-dir"]),
     showPrivate:

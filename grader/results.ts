@@ -5,9 +5,11 @@
  * batch only read them. The explanation holds what a report shows as typed fields, never as escaped or
  * coloured text: each format escapes and colours it where it writes it (report/escape.ts).
  *
- * Also what a student may see of a grading (`studentView`), and the one definition of passing: a case passed (`passed`) and a grading passed
- * (`everyRequiredPassed`), for the exit code, the batch and the class report alike.
+ * Also what a student may see of a grading (`studentView`), the one definition of passing: a case passed (`passed`) and a grading passed
+ * (`everyRequiredPassed`), for the exit code, the batch and the class report alike; and the one
+ * place scores and the total are summed (`scoresOf`, with totals.ts's extension policy).
  */
+import { policyTotal, type ExtensionPolicy, type SplitScores, type Total } from "./totals.ts";
 import type { Reason, Status } from "./verdict/verdict.ts";
 
 /** One line of expected against actual: ` ` both, `-` expected, `+` actual, `…` a note. */
@@ -185,8 +187,11 @@ export interface PrivateCaseView {
   mode: "assign" | "decode";
   status: Status;
   reason: Reason | null;
-  points: number;
-  maxPoints: number;
+  /**
+   * `<points>/<max>`, one string: a view must not be a structural fit for any type a reporter
+   * takes (a `{ points, maxPoints }` total would be one), or it could be stored there unnoticed.
+   */
+  score: string;
   /** `<reason>: <the verdict's message>` (it may quote the program), empty on a pass. */
   why: string;
   /** The input in brief and the expected answer. */
@@ -206,6 +211,10 @@ export interface GradeResults {
   maxScore: number;
   extensionScore: number;
   extensionMaxScore: number;
+  /** How extension points enter `total` (--extension). */
+  extension: ExtensionPolicy;
+  /** The total under `extension` (scoresOf): what every format's total shows. */
+  total: Total;
   cases: CaseResult[];
   /**
    * Why no case ran, when none did (every case is then "not run", with no explanation:
@@ -233,24 +242,47 @@ export function everyRequiredPassed(
   return cases.every((r) => !r.required || passed(r));
 }
 
+/** A grading's scores: required and extension apart, and the total under the extension policy. */
+export interface Scores extends SplitScores {
+  total: Total;
+}
+
+/**
+ * The scores of a set of cases (every case of a grading, or a student's view of it): the points
+ * and maxima of the required cases and of the extension cases, summed, and their total under
+ * `extension` (totals.ts policyTotal, `bonus` gated on everyRequiredPassed of these cases). The
+ * one place a grading's scores are summed: gradeSubmission, studentView and a batch's folder that
+ * could not be graded all call it.
+ */
+export function scoresOf(
+  cases: readonly { required: boolean; status: Status; points: number; maxPoints: number }[],
+  extension: ExtensionPolicy,
+): Scores {
+  const sum = (required: boolean, key: "points" | "maxPoints") =>
+    cases.filter((r) => r.required === required).reduce((total, r) => total + r[key], 0);
+  const split: SplitScores = {
+    score: sum(true, "points"),
+    maxScore: sum(true, "maxPoints"),
+    extensionScore: sum(false, "points"),
+    extensionMaxScore: sum(false, "maxPoints"),
+  };
+  return { ...split, total: policyTotal(extension, split, everyRequiredPassed(cases)) };
+}
+
 /**
  * What a student may see of a grading: the visible cases alone (built-in and `--random`), in
- * grading order, the scores summed over them, the visible cases' stamp as `kit.fixtures`, and the
+ * grading order, the scores and the total summed over them (scoresOf, the same extension policy),
+ * the visible cases' stamp as `kit.fixtures`, and the
  * visible phase's wall time as `durationMs`; nothing that counts, sums, stamps or times a private
  * case. The formats a student reads whole (github, classroom, exercism) format this, and
  * Gradescope's top-level output while private tests are hidden. Applying it twice changes nothing.
  */
 export function studentView(results: GradeResults): GradeResults {
   const cases = results.cases.filter((r) => !r.private);
-  const sum = (required: boolean, key: "points" | "maxPoints") =>
-    cases.filter((r) => r.required === required).reduce((total, r) => total + r[key], 0);
   return {
     ...results,
     kit: { version: results.kit.version, fixtures: results.visibleFixtures },
-    score: sum(true, "points"),
-    maxScore: sum(true, "maxPoints"),
-    extensionScore: sum(false, "points"),
-    extensionMaxScore: sum(false, "maxPoints"),
+    ...scoresOf(cases, results.extension),
     cases,
     durationMs: results.visibleDurationMs,
   };

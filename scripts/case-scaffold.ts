@@ -1,17 +1,9 @@
 /**
- * The case.json scaffold `npm run new-case` writes, and how a case that still holds it is found:
- * new-case refuses to add a case to a folder with one, and `npm run gradescope-bundle` refuses to
- * bundle one, so a placeholder never reaches a student's report.
+ * The case.json scaffold `npm run new-case` writes. How a case that still holds it is found (and
+ * refused by the grader, new-case and `npm run gradescope-bundle`) is grader/cases/placeholders.ts.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { join } from "node:path";
 import type { CaseMeta, Expected, Mode } from "../grader/cases/load.ts";
-
-/** Every placeholder of the scaffold starts with this word. */
-export const TODO_MARK = "TODO";
-
-/** The case.json fields the scaffold leaves as placeholders, in case.json's order. */
-export const SCAFFOLD_FIELDS = ["title", "description", "hint"] as const;
+import { TODO_MARK } from "../grader/cases/placeholders.ts";
 
 /**
  * The case.json new-case writes for a case of `mode` whose reference answer is `expected`: TODO
@@ -34,65 +26,4 @@ export function scaffoldMeta(mode: Mode, expected: Expected): CaseMeta {
           ? "the-subscription-bytes"
           : "the-range-assignor",
   };
-}
-
-/**
- * The scaffold fields of a parsed case.json that still start with TODO (leading spaces ignored),
- * in SCAFFOLD_FIELDS order; [] for a finished case. A field that is not a string is left to the
- * schema check.
- */
-export function unfinishedFields(meta: unknown): string[] {
-  if (typeof meta !== "object" || meta === null) return [];
-  const record = meta as Record<string, unknown>;
-  return SCAFFOLD_FIELDS.filter((field) => {
-    const value = Object.hasOwn(record, field) ? record[field] : undefined;
-    return typeof value === "string" && value.trimStart().startsWith(TODO_MARK);
-  });
-}
-
-/** A case folder whose case.json still holds scaffold placeholders. */
-export interface UnfinishedCase {
-  /** The case folder's name (its id within the folder of cases). */
-  name: string;
-  /** The fields still saying TODO (unfinishedFields). */
-  fields: string[];
-}
-
-/**
- * The case folders of a folder of private cases (each subfolder with a case.json) whose case.json
- * still holds scaffold placeholders, sorted by name. A case.json that is not JSON is skipped: the
- * grader's own checks report it. A folder that does not exist has none.
- */
-export function unfinishedCases(dir: string): UnfinishedCase[] {
-  if (!existsSync(dir) || !statSync(dir).isDirectory()) return [];
-  const found: UnfinishedCase[] = [];
-  for (const name of readdirSync(dir).sort()) {
-    const file = join(dir, name, "case.json");
-    if (!existsSync(file) || !statSync(file).isFile()) continue;
-    let meta: unknown;
-    try {
-      meta = JSON.parse(readFileSync(file, "utf8"));
-    } catch {
-      continue;
-    }
-    const fields = unfinishedFields(meta);
-    if (fields.length > 0) found.push({ name, fields });
-  }
-  return found;
-}
-
-/**
- * One line per unfinished case: `<prefix><name>/case.json: title, description and hint still say
- * TODO`.
- *
- * @param prefix what goes before the case's folder name (its folder as shown, with a `/`)
- */
-export function unfinishedLines(cases: readonly UnfinishedCase[], prefix: string): string[] {
-  return cases.map((c) => {
-    const fields =
-      c.fields.length === 1
-        ? (c.fields[0] ?? "")
-        : `${c.fields.slice(0, -1).join(", ")} and ${c.fields.at(-1) ?? ""}`;
-    return `${prefix}${c.name}/case.json: ${fields} still say${c.fields.length === 1 ? "s" : ""} ${TODO_MARK}`;
-  });
 }

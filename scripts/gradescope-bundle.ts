@@ -1,11 +1,16 @@
 /**
- * `npm run gradescope-bundle -- OUT [--fixtures DIR ...]`: builds a Gradescope autograder from
+ * `npm run gradescope-bundle -- OUT [--fixtures DIR ...] [--types] [--extension POLICY]`: builds a Gradescope autograder from
  * the instructor kit. OUT gets what grading needs (package.json, package-lock.json, tsconfig.json,
  * grader/, fixtures/, starter/, LESSON.md, LICENSE; never solution/ or test/), Gradescope's two
  * entry points from templates/gradescope/ (setup.sh, run_autograder) at its root, and each
  * `--fixtures DIR` copied to OUT/private-cases/<DIR name>/ (so the cases keep their ids,
  * "<DIR name>/<case>"). OUT.zip, next to OUT, is the same tree zipped with those two files at the
- * zip's root: the file to upload as the assignment's autograder. Prints every file it wrote.
+ * zip's root: the file to upload as the assignment's autograder. `--types` bakes the grader's
+ * `--types` into both entry points (gradescope-options.ts): every submission is type-checked
+ * first, type errors failing the build. `--extension POLICY` (the grader's, totals.ts; default
+ * bonus) is written to OUT/extension-policy, which run_autograder passes to the grader, so the
+ * results' top-level score is the total under it. Prints every file it wrote, the policy, and
+ * the points to set as the assignment's total on Gradescope.
  * Exit 0 on success, 2 with a message for bad arguments, an invalid private case, or one whose
  * case.json still holds new-case's TODO placeholders (each case and field named).
  */
@@ -18,7 +23,17 @@ import { globSync } from "tinyglobby";
 import { SetupError } from "../grader/errors.ts";
 import { FixtureSchemas, loadCases } from "../grader/cases/load.ts";
 import { BUILT_IN_CASES_DIR, KIT_ROOT } from "../grader/kit.ts";
-import { unfinishedCases, unfinishedLines } from "./case-scaffold.ts";
+import { unfinishedCases, unfinishedLines } from "../grader/cases/placeholders.ts";
+import { bakeOptions, type BundleOptions } from "./gradescope-options.ts";
+import {
+  DEFAULT_EXTENSION_POLICY,
+  EXTENSION_POLICY_SPELLINGS,
+  extensionPolicyName,
+  extensionPolicyRule,
+  parseExtensionPolicy,
+  policyTotal,
+  type ExtensionPolicy,
+} from "../grader/totals.ts";
 
 /** The kit's files and folders a Gradescope autograder needs to grade. */
 const BUNDLED = [
@@ -34,12 +49,21 @@ const BUNDLED = [
 /** Gradescope's entry points, copied to OUT's root and made executable. */
 const ENTRY_POINTS = ["setup.sh", "run_autograder"] as const;
 const PRIVATE_CASES_DIR = "private-cases";
+/** The file, at OUT's root, that holds the extension policy run_autograder grades with. */
+const EXTENSION_POLICY_FILE = "extension-policy";
 
-const USAGE = `Usage: npm run gradescope-bundle -- OUT [--fixtures DIR ...]
+const USAGE = `Usage: npm run gradescope-bundle -- OUT [--fixtures DIR ...] [--types] [--extension POLICY]
 
 Builds a Gradescope autograder in the folder OUT (which must not exist yet, or be empty) and
 OUT.zip, the file to upload on Gradescope (Configure Autograder > Zip file upload).
-  --fixtures DIR   private cases to grade with (repeatable), copied to OUT/${PRIVATE_CASES_DIR}/<DIR name>`;
+  --fixtures DIR       private cases to grade with (repeatable), copied to OUT/${PRIVATE_CASES_DIR}/<DIR name>
+  --types              type-check every submission first (the grader's --types): type errors fail
+                       the build, and setup.sh installs typescript and @types/node for it
+  --extension POLICY   how extension points enter each submission's score, as the grader's
+                       --extension: ${EXTENSION_POLICY_SPELLINGS} (default bonus: added only once
+                       every required case passes, as extra credit); written to
+                       OUT/${EXTENSION_POLICY_FILE}. The summary says what to set as the
+                       assignment's total points.`;
 
 /**
  * Every file under `dir`, relative to it, with `/` separators, sorted (code unit order). Dot
@@ -75,8 +99,19 @@ interface Written {
   files: number | null;
 }
 
-/** Builds the bundle in OUT and OUT.zip; returns what it wrote, top-level entry by entry. */
-function buildBundle(out: string, fixtures: readonly string[]): Written[] {
+/**
+ * Builds the bundle in OUT and OUT.zip.
+ *
+ * @returns what it wrote, top-level entry by entry, and the assignment's total to set on
+ *   Gradescope: full marks under the policy (totals.ts policyTotal's maxPoints) over every case,
+ *   built-in and private
+ */
+function buildBundle(
+  out: string,
+  fixtures: readonly string[],
+  options: BundleOptions,
+  extension: ExtensionPolicy,
+): { written: Written[]; fullMarks: number } {
   if (existsSync(out) && (!statSync(out).isDirectory() || readdirSync(out).length > 0)) {
     throw new SetupError(
       `${out} already exists and is not an empty folder: remove it or pick another OUT`,
@@ -96,9 +131,8 @@ function buildBundle(out: string, fixtures: readonly string[]): Written[] {
     }
     names.set(name, dir);
   }
-  // The private cases must load as the grader will load them (exit 2 with every problem if not).
-  loadCases(BUILT_IN_CASES_DIR, [...fixtures], new FixtureSchemas());
-  // ... and hold no scaffold placeholder, which students would read in their results.
+  // No scaffold placeholder, which students would read in their results (every case named,
+  // by its folder's name as in the bundle; the grader would refuse them too) ...
   const unfinished = [...names].flatMap(([name, dir]) =>
     unfinishedLines(unfinishedCases(dir), `  ${name}/`),
   );
@@ -111,6 +145,15 @@ function buildBundle(out: string, fixtures: readonly string[]): Written[] {
       ].join("\n"),
     );
   }
+  // ... and the private cases must load as the grader will load them (exit 2 with every problem).
+  const cases = loadCases(BUILT_IN_CASES_DIR, [...fixtures], new FixtureSchemas());
+  const points = (required: boolean) =>
+    cases.filter((c) => c.required === required).reduce((sum, c) => sum + c.points, 0);
+  const fullMarks = policyTotal(
+    extension,
+    { score: 0, maxScore: points(true), extensionScore: 0, extensionMaxScore: points(false) },
+    false,
+  ).maxPoints;
 
   for (const item of BUNDLED) {
     cpSync(join(KIT_ROOT, item), join(out, item), {
@@ -119,12 +162,14 @@ function buildBundle(out: string, fixtures: readonly string[]): Written[] {
     });
   }
   for (const file of ENTRY_POINTS) {
-    cpSync(join(KIT_ROOT, "templates", "gradescope", file), join(out, file));
+    const text = readFileSync(join(KIT_ROOT, "templates", "gradescope", file), "utf8");
+    writeFileSync(join(out, file), bakeOptions(text, file, options), { mode: 0o755 });
     chmodSync(join(out, file), 0o755);
   }
   for (const [name, dir] of names) {
     cpSync(dir, join(out, PRIVATE_CASES_DIR, name), { recursive: true });
   }
+  writeFileSync(join(out, EXTENSION_POLICY_FILE), `${extensionPolicyName(extension)}\n`);
   const zip = `${out.replace(/[\\/]+$/, "")}.zip`;
   writeFileSync(zip, zipFolder(out));
 
@@ -136,7 +181,7 @@ function buildBundle(out: string, fixtures: readonly string[]): Written[] {
     written.push({ path, files: entry.isDirectory() ? filesUnder(path).length : null });
   }
   written.push({ path: zip, files: null });
-  return written;
+  return { written, fullMarks };
 }
 
 function main(argv: string[]): number {
@@ -146,6 +191,8 @@ function main(argv: string[]): number {
     strict: true,
     options: {
       fixtures: { type: "string", multiple: true, default: [] },
+      types: { type: "boolean", default: false },
+      extension: { type: "string" },
       help: { type: "boolean", short: "h", default: false },
     },
   });
@@ -160,7 +207,11 @@ function main(argv: string[]): number {
   const cwd = process.env.INIT_CWD ?? process.cwd();
   const out = resolve(cwd, positionals[0]);
   const fixtures = values.fixtures.map((dir) => resolve(cwd, dir));
-  const written = buildBundle(out, fixtures);
+  const extension =
+    values.extension === undefined
+      ? DEFAULT_EXTENSION_POLICY
+      : parseExtensionPolicy(values.extension);
+  const { written, fullMarks } = buildBundle(out, fixtures, { types: values.types }, extension);
   // Paths as the user wrote OUT: relative to where they typed the command, unless OUT was absolute.
   const shown = (path: string) =>
     isAbsolute(positionals[0] ?? "") ? path : relative(cwd, path) || ".";
@@ -172,6 +223,11 @@ function main(argv: string[]): number {
       ``,
       `Upload ${shown(`${out}.zip`)} on Gradescope (the assignment's Configure Autograder page, Zip`,
       `file upload). Private cases: ${fixtures.length === 0 ? "none" : fixtures.map((f) => basename(f)).join(", ")}.`,
+      values.types
+        ? `Type errors fail the build (--types).`
+        : `Type errors are not checked (build with --types to fail them).`,
+      `Extension policy: ${extensionPolicyName(extension)} (${extensionPolicyRule(extension)}).`,
+      `Set the assignment's total points on Gradescope to ${fullMarks}.`,
       ``,
     ].join("\n"),
   );

@@ -32,7 +32,8 @@ import { prepareProgram, runCase } from "../grader/run/prepare.ts";
 import { KIT_ROOT } from "../grader/kit.ts";
 // The case files' JSON layout, the same as fixtures/cases/ (one writer for both).
 import { formatJson } from "../fixtures/recipes/write.ts";
-import { scaffoldMeta, unfinishedCases, unfinishedLines } from "./case-scaffold.ts";
+import { unfinishedCases, unfinishedLines } from "../grader/cases/placeholders.ts";
+import { scaffoldMeta } from "./case-scaffold.ts";
 
 const USAGE = `Usage: npm run new-case -- DIR [--input FILE] [--mode assign|decode] [--slug NAME]
 

@@ -24,9 +24,9 @@ import type { PreparedProgram } from "../run/prepare.ts";
 import { PhaseGate } from "../phases.ts";
 import { userCwd } from "../kit.ts";
 import type { GradeCommand, SubmissionTarget } from "../options.ts";
-import { resultsJson } from "../report/json.ts";
+import { resultsJson, totalFields } from "../report/json.ts";
 import { NOT_RUN_MESSAGES } from "../record.ts";
-import { everyRequiredPassed, type NotGradedReason } from "../results.ts";
+import { everyRequiredPassed, scoresOf, type NotGradedReason } from "../results.ts";
 import type { CaseInfo, SubmissionResults } from "./gradebook.ts";
 import { prepareReportDir, writeClassReport, writeSubmissionResults } from "./output.ts";
 import { printable, textLine } from "../report/escape.ts";
@@ -68,37 +68,39 @@ export function ungradedResults(
   reason: Extract<NotGradedReason, "not-a-submission" | "grader-error">,
   message: string,
 ): SubmissionResults {
-  const cases = caseInfos(context);
-  const sum = (required: boolean) =>
-    cases.filter((c) => c.required === required).reduce((total, c) => total + c.maxPoints, 0);
+  const cases = caseInfos(context).map((c) => ({
+    id: c.id,
+    title: c.title,
+    required: c.required,
+    status: "error" as const,
+    reason: "build-error" as const,
+    points: 0,
+    maxPoints: c.maxPoints,
+    mistake: null,
+    mistakes: [],
+    message: NOT_RUN_MESSAGES[reason],
+  }));
+  const scores = scoresOf(cases, context.extension);
   return {
     kit: context.kit,
     submission: name,
     notGraded: { reason, errors: [message] },
-    score: 0,
-    maxScore: sum(true),
-    extensionScore: 0,
-    extensionMaxScore: sum(false),
-    cases: cases.map((c) => ({
-      id: c.id,
-      title: c.title,
-      required: c.required,
-      status: "error",
-      reason: "build-error",
-      points: 0,
-      maxPoints: c.maxPoints,
-      mistake: null,
-      mistakes: [],
-      message: NOT_RUN_MESSAGES[reason],
-    })),
+    score: scores.score,
+    maxScore: scores.maxScore,
+    extensionScore: scores.extensionScore,
+    extensionMaxScore: scores.extensionMaxScore,
+    ...totalFields(scores.total, context.extension),
+    cases,
   };
 }
 
-/** `57/59` with the extension score when there is one. */
+/** `57/59` with the extension score when there is one, then the total: `, total 57/59`. */
 function scoreText(r: SubmissionResults): string {
-  return r.extensionMaxScore > 0
-    ? `${r.score}/${r.maxScore} (extension ${r.extensionScore}/${r.extensionMaxScore})`
-    : `${r.score}/${r.maxScore}`;
+  const scores =
+    r.extensionMaxScore > 0
+      ? `${r.score}/${r.maxScore} (extension ${r.extensionScore}/${r.extensionMaxScore})`
+      : `${r.score}/${r.maxScore}`;
+  return `${scores}, total ${r.total}/${r.maxTotal}`;
 }
 
 /** A batch folder as the submission to grade. */
@@ -239,7 +241,13 @@ export async function runBatch(command: GradeCommand, context: GradingContext): 
 
   const written = writeClassReport(
     reportDir,
-    { kit: context.kit, shard: batch.shard ?? null, cases: caseInfos(context) },
+    {
+      kit: context.kit,
+      shard: batch.shard ?? null,
+      cases: caseInfos(context),
+      // The whole DIR, every shard's folders: --merge checks each shard against it.
+      listed: all.map((e) => e.name),
+    },
     results,
   );
   const passed = results.filter((r) => everyRequiredPassed(r.cases)).length;

@@ -1,10 +1,12 @@
 /**
  * The class gradebook (OUT/gradebook.csv): one row per submission, sorted by name in code-unit
  * order, built from the submissions' results JSON alone, so a batch and a merge of its shards
- * write the same bytes. Columns: submission, score, max, extension_score, extension_max, one per
- * case id with its status (pass, fail, error, timeout, skipped), main_mistake, mistakes (every
- * mistake named on a failed case, space-separated, main_mistake first), not_graded (why no case
- * ran: `build-error`, `not-a-submission`, `grader-error`, `timeout`; empty when the cases ran). Every cell is
+ * write the same bytes. Columns: submission, score, max, extension_score, extension_max, total,
+ * total_max and extension_policy (the results file's total, maxTotal and extensionPolicy: the
+ * total under the extension policy, as every format shows it), one per case id with its status
+ * (pass, fail, error, timeout, skipped), main_mistake, mistakes (every mistake named on a failed
+ * case, space-separated, main_mistake first), not_graded (why no case ran: `build-error`,
+ * `not-a-submission`, `grader-error`, `timeout`; empty when the cases ran). Every cell is
  * written by escape.ts csvText: one line, control and bidi characters visible, and a cell a
  * spreadsheet would run as a formula guarded with a leading apostrophe (submission names are
  * chosen by students); a name's bytes that are not UTF-8 show as `\xNN` (names.ts shownName).
@@ -58,6 +60,9 @@ export function gradebookHeader(cases: readonly CaseInfo[]): string[] {
     "max",
     "extension_score",
     "extension_max",
+    "total",
+    "total_max",
+    "extension_policy",
     ...cases.map((c) => c.id),
     "main_mistake",
     "mistakes",
@@ -87,6 +92,9 @@ export function gradebookCsv(
         String(s.maxScore),
         String(s.extensionScore),
         String(s.extensionMaxScore),
+        String(s.total),
+        String(s.maxTotal),
+        s.extensionPolicy,
         ...cases.map((c) => status.get(c.id) ?? ""),
         mainMistake(s) ?? "",
         namedMistakes(s).join(" "),

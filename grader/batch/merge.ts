@@ -1,9 +1,11 @@
 /**
- * `npm run grade -- --merge OUT1 OUT2 ... --report-dir OUT`: joins the report folders of
- * `--batch ... --shard I/N` runs into one class report. It reads each folder's shard.json and
- * results JSON only (nothing is graded again), refuses shards graded with different kits or case
- * lists, or holding the same submission twice, and writes OUT exactly as an unsharded --batch
- * would from the same results (see output.ts).
+ * `npm run grade -- --merge OUT1 OUT2 ... --report-dir OUT [--allow-partial]`: joins the report
+ * folders of `--batch ... --shard I/N` runs into one class report. It reads each folder's
+ * shard.json and results JSON only (nothing is graded again), refuses shards graded with
+ * different kits, case lists or extension policies, or holding the same submission twice, and writes OUT exactly as
+ * an unsharded --batch would from the same results (see output.ts). It also refuses a partial
+ * class (a shard of the plan missing or incomplete: classGaps) unless --allow-partial, which
+ * writes the report anyway and warns of each gap.
  */
 import { join, resolve } from "node:path";
 import { SetupError } from "../errors.ts";
@@ -17,15 +19,21 @@ import {
   type Manifest,
 } from "./output.ts";
 import { shownPath } from "./progress.ts";
+import { byCodeUnits, shareOf } from "./shard.ts";
 import { everyRequiredPassed } from "../results.ts";
 
 /** The shards' manifests and results, checked to belong to one class. */
 export interface MergedShards {
   kit: Manifest["kit"];
   cases: Manifest["cases"];
+  /** Every folder of the class, as the shards listed it (their `listed`, joined). */
+  listed: string[];
   results: SubmissionResults[];
-  /** Warnings (e.g. shards missing from 1..N); the merge goes on. */
-  warnings: string[];
+  /**
+   * Why the merged report would not hold the whole class (classGaps), one sentence each; [] for a
+   * whole class. runMerge refuses a merge with gaps unless --allow-partial.
+   */
+  gaps: string[];
 }
 
 function sameCases(a: Manifest["cases"], b: Manifest["cases"]): boolean {
@@ -44,15 +52,98 @@ function sameCases(a: Manifest["cases"], b: Manifest["cases"]): boolean {
   );
 }
 
+/** Submission names for a message: each as a JSON string, the first five, then how many more. */
+function someNames(names: readonly string[]): string {
+  const shown = names.slice(0, 5).map((n) => JSON.stringify(n));
+  return names.length > 5 ? `${shown.join(", ")} and ${names.length - 5} more` : shown.join(", ");
+}
+
+/** The names of `want` that `have` lacks, in `want`'s order. */
+function lacking(want: readonly string[], have: ReadonlySet<string>): string[] {
+  return want.filter((name) => !have.has(name));
+}
+
+/** One report folder read for a merge. */
+export interface ShardFolder {
+  dir: string;
+  manifest: Manifest;
+  results: SubmissionResults[];
+}
+
+/**
+ * Why the folders do not hold the whole class, one sentence each; [] when they do. The shard plan
+ * is the shards' common N: every shard 1/N..N/N must be there, each cut from the same listing of
+ * the class (the manifest's `listed`) and holding all of its share of it (shard.ts shareOf), the
+ * folders a --batch --shard I/N run grades. Shards that split the class in different ways (/2
+ * and /3) leave the plan unknown, which is a gap too. A whole-class folder (no shard) must hold
+ * every folder it lists (a partial merge's report does not).
+ */
+export function classGaps(folders: readonly ShardFolder[]): string[] {
+  const gaps: string[] = [];
+  const names = (f: ShardFolder) => new Set(f.results.map((r) => r.submission));
+  for (const f of folders) {
+    if (f.manifest.shard !== null) continue;
+    const missing = lacking(f.manifest.listed, names(f));
+    if (missing.length > 0) {
+      gaps.push(
+        `${f.dir} is a partial class: it lacks ${missing.length} of its ${f.manifest.listed.length} folders (${someNames(missing)})`,
+      );
+    }
+  }
+  const shards = folders.filter((f) => f.manifest.shard !== null);
+  const counts = [...new Set(shards.map((f) => f.manifest.shard?.count ?? 0))];
+  const first = shards[0];
+  if (first === undefined) return gaps;
+  if (counts.length > 1) {
+    gaps.push(
+      `the shards split the class in different ways (${counts.map((n) => `/${n}`).join(", ")}), so no shard plan says which folders make the class; grade every shard with the same N`,
+    );
+    return gaps;
+  }
+  const count = counts[0] ?? 0;
+  const listed = first.manifest.listed;
+  const key = (f: ShardFolder) => `${f.manifest.shard?.index ?? 0}/${count}`;
+  const sameListing = (f: ShardFolder) =>
+    f.manifest.listed.length === listed.length &&
+    f.manifest.listed.every((name, i) => name === listed[i]);
+  for (const f of shards) {
+    if (!sameListing(f)) {
+      gaps.push(
+        `shards ${key(first)} and ${key(f)} were cut from different listings of the class (${listed.length} and ${f.manifest.listed.length} folders): grade every shard from the same DIR`,
+      );
+    }
+  }
+  if (gaps.length > 0) return gaps;
+  const present = new Set(shards.map((f) => f.manifest.shard?.index ?? 0));
+  const missing = Array.from({ length: count }, (_, i) => i + 1).filter((i) => !present.has(i));
+  if (missing.length > 0) {
+    const lost = missing.flatMap((index) => shareOf(listed, { index, count }));
+    gaps.push(
+      `shard${missing.length === 1 ? "" : "s"} ${missing.map((i) => `${i}/${count}`).join(", ")} of the plan missing: ${lost.length === 0 ? "no folders" : `${lost.length} folder${lost.length === 1 ? "" : "s"} (${someNames(lost)})`} not in the report`,
+    );
+  }
+  for (const f of shards) {
+    const shard = f.manifest.shard ?? { index: 0, count };
+    const lost = lacking(shareOf(listed, shard), names(f));
+    if (lost.length > 0) {
+      gaps.push(
+        `shard ${key(f)} (${f.dir}) is incomplete: it lacks ${lost.length} of its share's folders (${someNames(lost)})`,
+      );
+    }
+  }
+  return gaps;
+}
+
 /**
  * Reads and checks shard report folders.
  *
  * @param dirs the shards' --report-dir folders (absolute)
- * @throws SetupError for a folder that is not a report, different kit stamps or case lists, a
- *   submission in two shards, or the same shard given twice
+ * @throws SetupError for a folder that is not a report (or an unfinished one), different kit
+ *   stamps, case lists or extension policies, a submission in two shards, or the same shard given twice; a partial
+ *   class is not thrown but returned as `gaps`
  */
 export function readShards(dirs: readonly string[]): MergedShards {
-  const shards = dirs.map((dir) => ({ dir, ...readReportDir(dir) }));
+  const shards: ShardFolder[] = dirs.map((dir) => ({ dir, ...readReportDir(dir) }));
   const first = shards[0];
   if (first === undefined) throw new SetupError("--merge needs at least one shard folder");
   for (const s of shards) {
@@ -68,8 +159,6 @@ export function readShards(dirs: readonly string[]): MergedShards {
   }
   const owner = new Map<string, string>();
   const shardSeen = new Map<string, string>();
-  const counts = new Set<number>();
-  const indexes = new Set<number>();
   for (const s of shards) {
     const shard = s.manifest.shard;
     if (shard !== null) {
@@ -78,8 +167,6 @@ export function readShards(dirs: readonly string[]): MergedShards {
       if (other !== undefined)
         throw new SetupError(`shard ${key} is given twice: ${other} and ${s.dir}`);
       shardSeen.set(key, s.dir);
-      counts.add(shard.count);
-      indexes.add(shard.index);
     }
     for (const r of s.results) {
       const other = owner.get(r.submission);
@@ -90,24 +177,21 @@ export function readShards(dirs: readonly string[]): MergedShards {
       owner.set(r.submission, s.dir);
     }
   }
-  const warnings: string[] = [];
-  if (counts.size > 1) {
-    warnings.push(
-      `the shards split the class in different ways (${[...counts].map((n) => `/${n}`).join(", ")}); each submission is still counted once`,
+  // Every total of one gradebook is under one extension policy.
+  const policies = new Map<string, string>();
+  for (const s of shards)
+    for (const r of s.results)
+      if (!policies.has(r.extensionPolicy)) policies.set(r.extensionPolicy, s.dir);
+  if (policies.size > 1)
+    throw new SetupError(
+      `the shards were graded with different extension policies: ${[...policies].map(([policy, dir]) => `--extension ${policy} in ${dir}`).join(", ")}; grade every shard with the same --extension`,
     );
-  } else if (counts.size === 1 && shards.every((s) => s.manifest.shard !== null)) {
-    const count = [...counts][0] as number;
-    const missing = Array.from({ length: count }, (_, i) => i + 1).filter((i) => !indexes.has(i));
-    if (missing.length > 0)
-      warnings.push(
-        `shard${missing.length === 1 ? "" : "s"} ${missing.map((i) => `${i}/${count}`).join(", ")} missing: the report lacks ${missing.length === 1 ? "its" : "their"} submissions`,
-      );
-  }
   return {
     kit: first.manifest.kit,
     cases: first.manifest.cases,
+    listed: [...new Set(shards.flatMap((s) => s.manifest.listed))].sort(byCodeUnits),
     results: shards.flatMap((s) => s.results),
-    warnings,
+    gaps: classGaps(shards),
   };
 }
 
@@ -115,7 +199,9 @@ export function readShards(dirs: readonly string[]): MergedShards {
  * Runs --merge.
  *
  * @returns 0 when the merged report was written
- * @throws SetupError (see readShards), or when OUT is one of the shard folders
+ * @throws SetupError (see readShards), when OUT is one of the shard folders, or when the shards
+ *   do not hold the whole class (MergedShards.gaps) and --allow-partial was not given; nothing is
+ *   written then
  */
 export function runMerge(command: GradeCommand): Promise<number> {
   const reportDir = command.reportDir;
@@ -127,17 +213,28 @@ export function runMerge(command: GradeCommand): Promise<number> {
     );
   }
   const merged = readShards(inputs);
-  for (const warning of merged.warnings) process.stderr.write(`grade: warning: ${warning}\n`);
+  if (merged.gaps.length > 0 && !command.allowPartial) {
+    throw new SetupError(
+      [
+        `the merge would publish a partial class (nothing was written):`,
+        ...merged.gaps.map((gap) => `  ${gap}`),
+        `Merge every shard of the plan (grade a missing or incomplete shard again), or add --allow-partial to write the partial report anyway.`,
+      ].join("\n"),
+    );
+  }
+  for (const gap of merged.gaps) process.stderr.write(`grade: warning: ${gap}\n`);
   prepareReportDir(reportDir);
   for (const r of merged.results) writeSubmissionResults(reportDir, r);
   const written = writeClassReport(
     reportDir,
-    { kit: merged.kit, shard: null, cases: merged.cases },
+    { kit: merged.kit, shard: null, cases: merged.cases, listed: merged.listed },
     merged.results,
   );
   const passed = merged.results.filter((r) => everyRequiredPassed(r.cases)).length;
+  const partial =
+    merged.gaps.length > 0 ? ` of ${merged.listed.length} (a partial class: --allow-partial)` : "";
   process.stdout.write(
-    `Merged ${inputs.length} shard${inputs.length === 1 ? "" : "s"}: ${merged.results.length} submissions, ${passed} passed every required case.\n${inputs.map((dir) => `read ${shownPath(dir)}`).join("\n")}\n${written.map((file) => `wrote ${shownPath(join(reportDir, file))}`).join("\n")}\n`,
+    `Merged ${inputs.length} shard${inputs.length === 1 ? "" : "s"}: ${merged.results.length} submissions${partial}, ${passed} passed every required case.\n${inputs.map((dir) => `read ${shownPath(dir)}`).join("\n")}\n${written.map((file) => `wrote ${shownPath(join(reportDir, file))}`).join("\n")}\n`,
   );
   return Promise.resolve(0);
 }

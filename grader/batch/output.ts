@@ -2,7 +2,8 @@
  * A batch's report folder, written by --batch (one shard or all) and by --merge alike:
  *
  *   OUT/shard.json          the manifest: kit stamp, shard (I/N, or null for a whole class), the
- *                           cases, and each submission's name with its results file
+ *                           cases, every folder of the class the shard was cut from, and each
+ *                           submission's name with its results file
  *   OUT/results/<file>.json each submission's results JSON (as --format json writes it), named
  *                           from the folder name's exact bytes (names.ts resultsFileName), so no
  *                           two submissions share one, on any file system
@@ -33,7 +34,7 @@ import { byCodeUnits } from "./shard.ts";
 import { isFolderName, resultsFileName } from "./names.ts";
 
 /** Marks a manifest as this kit's, in this layout. */
-export const MANIFEST_FORMAT = "kafka-range-kit-batch/2";
+export const MANIFEST_FORMAT = "kafka-range-kit-batch/3";
 
 /** OUT/shard.json. */
 export interface Manifest {
@@ -42,6 +43,12 @@ export interface Manifest {
   /** Which shard of the class this folder holds; null for the whole class (or a merge). */
   shard: { index: number; count: number } | null;
   cases: CaseInfo[];
+  /**
+   * Every folder of the batch DIR the report was cut from (all shards' folders, not only this
+   * one's), names in code-unit order: what --merge checks a class's shards against (merge.ts).
+   * For a whole class, the names of `submissions`; for a merge, every shard's.
+   */
+  listed: string[];
   /** In code-unit order of name; file is relative to the folder (results/<file>.json). */
   submissions: { name: string; file: string }[];
 }
@@ -90,17 +97,22 @@ export function writeSubmissionResults(dir: string, results: SubmissionResults):
 /**
  * Writes the manifest, the gradebook and the report for the results already in OUT/results/.
  *
+ * @param manifest the manifest's fields; `listed` (sorted here) defaults to the submissions'
+ *   names, a whole class
  * @returns the paths written, relative to OUT
  */
 export function writeClassReport(
   dir: string,
-  manifest: Omit<Manifest, "format" | "submissions">,
+  manifest: Omit<Manifest, "format" | "submissions" | "listed"> & { listed?: readonly string[] },
   submissions: readonly SubmissionResults[],
 ): string[] {
   const sorted = [...submissions].sort((a, b) => byCodeUnits(a.submission, b.submission));
   const full: Manifest = {
     format: MANIFEST_FORMAT,
-    ...manifest,
+    kit: manifest.kit,
+    shard: manifest.shard,
+    cases: manifest.cases,
+    listed: [...(manifest.listed ?? sorted.map((s) => s.submission))].sort(byCodeUnits),
     submissions: sorted.map((s) => ({ name: s.submission, file: resultsFileName(s.submission) })),
   };
   writeReportFile(join(dir, "shard.json"), `${safeJson(full)}\n`);
@@ -146,6 +158,12 @@ function isCaseInfo(value: unknown): value is CaseInfo {
 export function readReportDir(dir: string): { manifest: Manifest; results: SubmissionResults[] } {
   const path = join(dir, "shard.json");
   if (!existsSync(path)) {
+    // A batch writes shard.json last, after every submission's results.
+    if (existsSync(join(dir, "results"))) {
+      throw new SetupError(
+        `${dir} is an incomplete report: it has results/ but no shard.json, so the batch that writes it did not finish (it failed or was stopped); grade that shard again`,
+      );
+    }
     throw new SetupError(
       `${dir} is not a batch report folder (no shard.json): give the --report-dir folders of --batch runs`,
     );
@@ -167,6 +185,8 @@ export function readReportDir(dir: string): { manifest: Manifest; results: Submi
     ) ||
     !Array.isArray(manifest.cases) ||
     !manifest.cases.every(isCaseInfo) ||
+    !Array.isArray(manifest.listed) ||
+    !manifest.listed.every((name: unknown) => typeof name === "string") ||
     !Array.isArray(manifest.submissions) ||
     !manifest.submissions.every(
       (s: unknown) => isRecord(s) && typeof s.name === "string" && typeof s.file === "string",

@@ -3,7 +3,8 @@
  * (no script, no font, no image, nothing fetched: its Content-Security-Policy forbids it), built
  * from the submissions' results JSON alone. It shows the pass rate of every case and how many
  * submissions each catalogued mistake was named on, as bar charts; a summary row per submission;
- * and a table per submission (case, status, points, mistake). Every text is escaped by escape.ts
+ * and a table per submission (case, status, points, mistake); each submission's total under the
+ * extension policy beside its scores. Every text is escaped by escape.ts
  * htmlText (one line, control and bidi characters visible, capped, then HTML character
  * references): submission names, messages, case titles and mistake ids come from outside the
  * grader.
@@ -11,6 +12,7 @@
 import { CATALOGUE } from "../diagnose/catalogue.ts";
 import { htmlText } from "../report/escape.ts";
 import { everyRequiredPassed, passed } from "../results.ts";
+import { extensionPolicyRule, parseExtensionPolicy } from "../totals.ts";
 import { namedMistakes, type CaseInfo, type SubmissionResults } from "./gradebook.ts";
 import { shownName } from "./names.ts";
 import { byCodeUnits } from "./shard.ts";
@@ -164,10 +166,10 @@ function summaryTable(
       .filter(([, count]) => count > 0)
       .map(([status, count]) => `<span class="${status}">${count} ${status}</span>`)
       .join(", ");
-    return `<tr><td class="name"><a href="#${anchor}">${htmlText(shownName(s.submission))}</a></td><td class="num">${s.score}/${s.maxScore}</td><td class="num">${s.extensionScore}/${s.extensionMaxScore}</td><td class="num">${passes}/${cases.length}</td><td>${notPassed}</td><td class="id">${named.map((id) => htmlText(id)).join(", ")}</td></tr>`;
+    return `<tr><td class="name"><a href="#${anchor}">${htmlText(shownName(s.submission))}</a></td><td class="num">${s.score}/${s.maxScore}</td><td class="num">${s.extensionScore}/${s.extensionMaxScore}</td><td class="num">${s.total}/${s.maxTotal}</td><td class="num">${passes}/${cases.length}</td><td>${notPassed}</td><td class="id">${named.map((id) => htmlText(id)).join(", ")}</td></tr>`;
   });
   return [
-    `<table id="submissions"><thead><tr><th>Submission</th><th>Required</th><th>Extension</th><th>Cases passed</th><th>Not passed</th><th>Mistakes named (main first)</th></tr></thead><tbody>`,
+    `<table id="submissions"><thead><tr><th>Submission</th><th>Required</th><th>Extension</th><th>Total</th><th>Cases passed</th><th>Not passed</th><th>Mistakes named (main first)</th></tr></thead><tbody>`,
     ...body,
     `</tbody></table>`,
   ].join("\n");
@@ -185,7 +187,7 @@ function submissionDetails(anchor: string, s: SubmissionResults): string {
       ? undefined
       : { message: `${s.notGraded.reason}: ${s.notGraded.errors[0] ?? ""}` };
   return [
-    `<details id="${anchor}"><summary><b class="name">${htmlText(shownName(s.submission))}</b>: ${s.score}/${s.maxScore} required, ${s.extensionScore}/${s.extensionMaxScore} extension</summary>`,
+    `<details id="${anchor}"><summary><b class="name">${htmlText(shownName(s.submission))}</b>: ${s.score}/${s.maxScore} required, ${s.extensionScore}/${s.extensionMaxScore} extension, total ${s.total}/${s.maxTotal}</summary>`,
     problem === undefined ? "" : `<p class="error">${htmlText(problem.message)}</p>`,
     `<table><thead><tr><th>Case</th><th>Status</th><th>Points</th><th>Mistake</th></tr></thead><tbody>`,
     ...rows,
@@ -212,6 +214,8 @@ export function reportHtml(
     sorted.length === 0 ? 0 : sorted.reduce((total, s) => total + s.score, 0) / sorted.length;
   const maxScore = cases.filter((c) => c.required).reduce((total, c) => total + c.maxPoints, 0);
   const withMistake = sorted.filter((s) => namedMistakes(s).length > 0).length;
+  // One policy for a batch (a merge refuses shards graded with two).
+  const policies = [...new Set(sorted.map((s) => s.extensionPolicy))];
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -238,6 +242,7 @@ ${barChart("mistakes", "Submissions each catalogued mistake was named on", mista
 <p class="legend">Submissions on which the grader named the mistake on at least one case (npm run grade -- --list-mistakes explains each).</p>
 <h2>Submissions</h2>
 ${summaryTable(rows, cases)}
+${policies.length === 0 ? "" : `<p class="legend">Total: the required score with extension points as the extension policy counts them (${policies.map((name) => `${htmlText(name)}: ${htmlText(extensionPolicyRule(parseExtensionPolicy(name)))}`).join("; ")}).</p>`}
 ${rows.map(({ anchor, s }) => submissionDetails(anchor, s)).join("\n")}
 </body>
 </html>

@@ -124,7 +124,7 @@ export function githubAnnotations(results: GradeResults): string[] {
     return [
       workflowCommand(
         "error",
-        { title: heading.replace(/:$/, "") },
+        { title: heading.endsWith(":") ? heading.slice(0, -1) : heading },
         capped(errors.join("\n"), MESSAGE_MAX_CHARS),
       ),
     ];

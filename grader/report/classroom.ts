@@ -14,14 +14,16 @@
  * runners no longer run, so this step writes its notices instead of running it.
  *
  * The reporter's sum (NotifyClassroom): maxPoints is the sum of each runner's `max_score`, and
- * totalPoints the sum of every test's `score` of those runners. Here one runner holds the required
- * cases only: `max_score` is the required maximum, each test scores its case's points, so
- * Classroom shows the required score (58/61 for a submission that lost 3 points). Extension
- * cases are left out of Classroom's points (they are optional; Classroom has no extra credit):
- * the log, the annotations and the job summary still show them.
+ * totalPoints the sum of every test's `score` of those runners. Here one runner holds a test per
+ * required case, scoring its points, and, when there are extension cases, one test for them all
+ * scoring what the extension policy adds to the required score (the total less the required
+ * score); `max_score` is the total's maximum. So Classroom's points are the grading's total under
+ * the policy (results.ts scoresOf), over the visible cases: 58/61 for a submission that lost 3
+ * required points, whatever its extension cases did, under the default policy.
  */
 import { appendFileSync } from "node:fs";
 import { passed, studentView, type CaseResult, type GradeResults } from "../results.ts";
+import { extensionPolicyName, extensionPolicyRule } from "../totals.ts";
 import { capped, textLine } from "./escape.ts";
 import { actionsStepReporter, workflowCommand } from "./actions.ts";
 import { failureLine } from "./lines.ts";
@@ -55,15 +57,41 @@ function testStatus(r: CaseResult): ClassroomTest["status"] {
   return passed(r) ? "pass" : r.status === "fail" ? "fail" : "error";
 }
 
+/** The name of the one test that stands for every extension case. */
+export const EXTENSION_TEST_NAME = "extension cases";
+
+/**
+ * The test that stands for the extension cases: its score is what the extension policy adds to
+ * the required score (results.total less results.score: 0 under `ignore`, and under `bonus`
+ * until every required case passes), its message how they went and the policy's rule; `pass`
+ * when every extension case passed, else `fail`.
+ */
+function extensionTest(results: GradeResults): ClassroomTest {
+  const extension = results.cases.filter((r) => !r.required);
+  const passes = extension.filter(passed).length;
+  return {
+    name: EXTENSION_TEST_NAME,
+    status: passes === extension.length ? "pass" : "fail",
+    score: results.total.points - results.score,
+    message: `${passes} of ${extension.length} extension cases passed, ${results.extensionScore}/${results.extensionMaxScore} points; extension policy ${extensionPolicyName(results.extension)}: ${extensionPolicyRule(results.extension)}`,
+    test_code: "",
+    filename: "",
+    line_no: 0,
+    duration: extension.reduce((sum, r) => sum + Math.round(r.durationMs), 0),
+  };
+}
+
 /**
  * The runner result for a grading, from the student's view (results.ts studentView: Classroom
- * shows the points to the student, so private cases are left out and the sums are over the
- * visible cases): one test per visible required case, in grading order, scoring its points
- * (`score` 0 to its maximum), `message` the reason it did not pass (null on a pass), `test_code`
- * the command that reruns it; `max_score` the visible required maximum; `status` `error` when the
- * submission did not build, `fail` when a visible required case did not pass, else `pass`.
- * `duration` is the case's run's wall time in milliseconds (a visible case's run, which no
- * private case ran beside).
+ * shows the points to the student, so private cases are left out and the sums and the total are
+ * over the visible cases): one test per visible required case, in grading order, scoring its
+ * points (`score` 0 to its maximum), `message` the reason it did not pass (null on a pass),
+ * `test_code` the command that reruns it; then, when there are visible extension cases, one test
+ * for them (extensionTest) scoring what the extension policy adds; `max_score` the total's
+ * maximum (results.total); `status` `error` when the submission did not build, `fail` when a
+ * visible required case did not pass, else `pass` (extension cases are optional). `duration` is
+ * the case's run's wall time in milliseconds (a visible case's run, which no private case ran
+ * beside); the extension test's, the sum of theirs.
  */
 export function classroomResult(graded: GradeResults): ClassroomRunnerResult {
   const results = studentView(graded);
@@ -78,15 +106,12 @@ export function classroomResult(graded: GradeResults): ClassroomRunnerResult {
     line_no: 0,
     duration: Math.round(r.durationMs),
   }));
+  const requiredPassed = tests.every((t) => t.status === "pass");
+  if (results.cases.some((r) => !r.required)) tests.push(extensionTest(results));
   return {
     version: 1,
-    status:
-      results.notGraded !== null
-        ? "error"
-        : tests.every((t) => t.status === "pass")
-          ? "pass"
-          : "fail",
-    max_score: results.maxScore,
+    status: results.notGraded !== null ? "error" : requiredPassed ? "pass" : "fail",
+    max_score: results.total.maxPoints,
     tests,
   };
 }

@@ -70,11 +70,22 @@ export function exercismOutput(stderr: string): string | null {
   return `${OUTPUT_TRUNCATED}\n${cappedEnd(text, room)}`;
 }
 
-/** What the case runs, shown by Exercism as the test's code: command, input in brief, answer. */
-function testCode(r: CaseResult): string {
+/**
+ * What a private case's test_code says: prose, no command. A student's handout has no private
+ * case, so any command for one (`--only <folder>/<case>`) would be one they cannot run.
+ */
+export const PRIVATE_TEST_CODE =
+  "A private case of your instructor's: it is graded where they grade, and its input and answer are not shown.";
+
+/**
+ * What the case runs, shown by Exercism as the test's code: for a visible case the command that
+ * grades it alone in the handout, its input in brief and its answer; for a private one (which
+ * exercismResults leaves out anyway) PRIVATE_TEST_CODE.
+ */
+export function exercismTestCode(r: CaseResult): string {
   const shown = r.example;
-  const command = `${textLine(r.handoutRerun)}    # runs: main${r.mode === "decode" ? " --decode" : ""} < ${shown === null ? "(private case)" : `fixtures/cases/${r.id}/input.json`}`;
-  if (shown === null) return command;
+  if (r.private || shown === null) return PRIVATE_TEST_CODE;
+  const command = `${textLine(r.handoutRerun)}    # runs: main${r.mode === "decode" ? " --decode" : ""} < fixtures/cases/${r.id}/input.json`;
   return [
     command,
     `// input: ${textLine(shown.input)}`,
@@ -109,8 +120,10 @@ function message(r: CaseResult): string | null {
  * why with the expected-against-actual details and hint (null on a pass); `output` is the end of
  * the program's standard error, made printable, at most 500 characters (the cut marked), or null;
  * `test_code` is the command,
- * input in brief and expected answer; `task_id` is 1 (decodeSubscription) on the cases that
+ * input in brief and expected answer (exercismTestCode); `task_id` is 1 (decodeSubscription) on the cases that
  * exercise that task alone (exercismTask), and left out on the others.
+ * The interface has no points, so no total and no extension policy: its `pass` means every test
+ * passed, as it defines.
  */
 export function exercismResults(graded: GradeResults): ExercismResults {
   // Exercism shows every test to the student: the student's view, private cases left out.
@@ -122,7 +135,7 @@ export function exercismResults(graded: GradeResults): ExercismResults {
       status: status(r),
       message: message(r),
       output: exercismOutput(r.stderr),
-      test_code: testCode(r),
+      test_code: exercismTestCode(r),
       ...(task === undefined ? {} : { task_id: task }),
     };
   });

@@ -39,11 +39,13 @@ export interface GradescopeTest {
 }
 
 /**
- * The whole file. The total is the sum of the tests' scores (no top-level `score`). No
- * `execution_time` (optional in the specification): students see the file, and a wall-clock
+ * The whole file. `score` is the grading's total under its extension policy (results.ts
+ * scoresOf, every case, private ones included), which Gradescope takes instead of adding up the
+ * tests' scores. No `execution_time` (optional in the specification): students see the file, and a wall-clock
  * figure in it would be a reading of the machine; Gradescope times the autograder itself.
  */
 export interface GradescopeResults {
+  score: number;
   output: string;
   output_format: "text";
   test_output_format: "text";
@@ -104,14 +106,15 @@ function visibleSummaryLines(
 
 /**
  * The results.json document:
- * `{ output, output_format: "text", test_output_format: "text", test_name_format: "text",
+ * `{ score, output, output_format: "text", test_output_format: "text", test_name_format: "text",
  * stdout_visibility: "hidden", tests: [{ name, score, max_score, status: "passed"|"failed",
  * output, visibility, tags }] }`, one test per case in grading order (the visible cases, then
  * the private ones).
  * `name` is `<case id>: <title>`, with ` (extension)` for an extension case (tagged `extension`,
- * the others `required`; private cases also `private`). Gradescope adds the tests' scores up, so
- * extension points count above the required total (set the assignment's points to the required
- * total to make them extra credit). Private cases are `privateVisibility` (by default
+ * the others `required`; private cases also `private`). The top-level `score` is the total under
+ * the extension policy (results.total), so Gradescope does not add the tests' scores up: set the
+ * assignment's points to results.total.maxPoints (the required points, or under `count` the
+ * required and extension points). Private cases are `privateVisibility` (by default
  * after_published) and their output never shows their input or answer; the others are visible.
  * Unless private cases are `visible`, the top-level output is the student's view (the visible
  * cases' stamp and scores) and says how many private cases (and points) it leaves out
@@ -127,6 +130,7 @@ export function gradescopeResults(
   const notGraded =
     results.notGraded === null ? [] : [...notGradedLines(results.notGraded, false), ``];
   return {
+    score: results.total.points,
     output: capped(
       [...notGraded, ...visibleSummaryLines(results, privateVisibility)].join("\n"),
       OUTPUT_MAX_CHARS,

@@ -9,8 +9,22 @@
  * too: the file is safe to print on a terminal, and parses to the same strings.
  */
 import type { GradeResults } from "../results.ts";
+import { extensionPolicyName, type ExtensionPolicy, type Total } from "../totals.ts";
 import { safeJson } from "./escape.ts";
 import type { Reporter, Sink } from "./reporter.ts";
+
+/**
+ * The results file's total fields: `total` and `maxTotal` (the total under the policy and what it
+ * is out of; `total` may exceed `maxTotal` under `bonus`) and `extensionPolicy`, the policy as
+ * `--extension` spells it.
+ */
+export function totalFields(total: Total, policy: ExtensionPolicy) {
+  return {
+    total: total.points,
+    maxTotal: total.maxPoints,
+    extensionPolicy: extensionPolicyName(policy),
+  };
+}
 
 /**
  * The results as the documented JSON object (no internal fields). `notGraded` (results.ts
@@ -26,6 +40,7 @@ export function resultsJson(results: GradeResults) {
     maxScore: results.maxScore,
     extensionScore: results.extensionScore,
     extensionMaxScore: results.extensionMaxScore,
+    ...totalFields(results.total, results.extension),
     cases: results.cases.map((r) => ({
       id: r.id,
       title: r.title,

@@ -25,6 +25,7 @@ import { createRequire } from "node:module";
 import { relative, sep } from "node:path";
 import type { XMLBuilderConstructor } from "fast-xml-builder";
 import { passed, type CaseResult, type GradeResults, type NotGraded } from "../results.ts";
+import { extensionPolicyName } from "../totals.ts";
 import { textLine, xmlAttributeData, xmlData } from "./escape.ts";
 import { detailLines, failureLine, notGradedLines } from "./lines.ts";
 import type { Reporter, Sink } from "./reporter.ts";
@@ -119,7 +120,8 @@ export interface JunitOptions {
  * `name` and `package` are both `grade <submission>` (Ant's XSD derives the package from the
  * suite's name), `timestamp` is options.timestamp in UTC as `YYYY-MM-DDTHH:MM:SS` (the pattern
  * Ant's XSD requires: no zone, no fraction), `hostname` is JUNIT_HOSTNAME and times are seconds
- * with three decimals. The suite holds `<properties>` (kit version, case-set hash, scores), one
+ * with three decimals. The suite holds `<properties>` (kit version, case-set hash, scores, the
+ * total under the extension policy and the policy's name), one
  * `<testcase classname name time>` per case in fixture order (after, for a submission no case of
  * which ran, its own testcase: notGradedTestcase, the one error, each case then `<skipped>`), then
  * an empty `<system-out/>` and
@@ -165,6 +167,8 @@ export function junitXml(results: GradeResults, options: JunitOptions): string {
     ["kit.fixtures", results.kit.fixtures],
     ["score", `${results.score}/${results.maxScore}`],
     ["extensionScore", `${results.extensionScore}/${results.extensionMaxScore}`],
+    ["total", `${results.total.points}/${results.total.maxPoints}`],
+    ["extensionPolicy", extensionPolicyName(results.extension)],
   ];
   const suite: XmlNode = {
     ...attributes({

@@ -19,6 +19,7 @@ import {
   type NotGraded,
   type NotGradedReason,
 } from "../results.ts";
+import { extensionPolicyName, extensionPolicyRule } from "../totals.ts";
 import { GUTTER, guttered, printable, programLines, textLine } from "./escape.ts";
 import type { RunInfo } from "./reporter.ts";
 
@@ -182,7 +183,10 @@ export function notGradedLines(notGraded: NotGraded, colour: boolean): string[] 
   ];
 }
 
-/** The score lines: required and extension apart. */
+/**
+ * The score lines: required and extension apart, then the total under the extension policy with
+ * the policy's name and rule (`Total:     54/61 points; extension policy bonus: ...`).
+ */
 export function scoreLines(results: GradeResults): string[] {
   const count = (required: boolean) => {
     const mine = results.cases.filter((r) => r.required === required);
@@ -191,6 +195,7 @@ export function scoreLines(results: GradeResults): string[] {
   return [
     `Required:  ${results.score}/${results.maxScore} points, ${count(true)}`,
     `Extension: ${results.extensionScore}/${results.extensionMaxScore} points, ${count(false)}`,
+    `Total:     ${results.total.points}/${results.total.maxPoints} points; extension policy ${extensionPolicyName(results.extension)}: ${extensionPolicyRule(results.extension)}`,
   ];
 }
 

@@ -18,7 +18,7 @@ const MARK = { pass: "✓", fail: "✗", error: "✗", timeout: "⧗", skipped: 
 
 /** One private case in full: its line, then indented, input, answer and details. */
 function viewLines(v: PrivateCaseView): string[] {
-  const head = `${MARK[v.status]} ${textLine(v.name)}  ${v.points}/${v.maxPoints}${v.why === "" ? "" : `  ${textLine(v.why)}`}`;
+  const head = `${MARK[v.status]} ${textLine(v.name)}  ${v.score}${v.why === "" ? "" : `  ${textLine(v.why)}`}`;
   const details = detailLines(v, { colour: false, rerun: true });
   return [
     head,

@@ -6,8 +6,9 @@
  * promise about the whole program, kept only if it holds up against every case (diagnose/case.ts),
  * so no case line names one: a case whose outcome suggests one says it is named at the end, and
  * the end gives, case by case, the mistakes that stand. Last, the scores over every case, required
- * and extension apart. A submission no case of which ran (it did not build) gets its one failure,
- * the build's errors, right under the first line, and one "not run" line per case. Colour only when the sink is a terminal without NO_COLOR. This is the
+ * and extension apart, and the total under the extension policy. A submission no case of which
+ * ran (it did not build) gets its one failure, the build's errors, right under the first line,
+ * and one "not run" line per case. Colour only when the sink is a terminal without NO_COLOR. This is the
  * instructor's report where there are private cases (each by its reason in fixed words); the
  * student's formats are built from results.ts studentView.
  *

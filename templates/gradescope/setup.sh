@@ -2,7 +2,8 @@
 # Gradescope runs this once, as root, when it builds the autograder's image (its Ubuntu base
 # image), with this bundle unpacked in /autograder/source. It installs Node.js 24 from NodeSource
 # and the grader's dependencies from package-lock.json (no dev dependencies: the grader needs
-# none), then locks the answers away from every identity but root (lock_answers below).
+# none, unless the bundle type-checks, which needs the kit's typescript and @types/node), then
+# locks the answers away from every identity but root (lock_answers below).
 #
 #   setup.sh                     install, then lock the answers
 #   setup.sh --permissions-only  only lock the answers again (after files in the bundle changed;
@@ -11,6 +12,9 @@
 # The installation is not run by the kit's tests; see templates/gradescope/README.md.
 set -euo pipefail
 cd "$(dirname "$0")"
+
+# Baked in by `npm run gradescope-bundle` (as in run_autograder): 1 when built with --types.
+GRADE_TYPES=0
 
 if [ "$(id -u)" -ne 0 ]; then
   echo "setup.sh: run it as root (Gradescope does): it installs packages and gives the answers to root alone" >&2
@@ -47,6 +51,11 @@ apt-get install -y --no-install-recommends nodejs
 node --version
 npm --version
 
-npm ci --omit=dev --no-audit --no-fund
+if [ "$GRADE_TYPES" = 1 ]; then
+  # --types runs the kit's tsc with Node's types: dev dependencies of the kit's package.json.
+  npm ci --no-audit --no-fund
+else
+  npm ci --omit=dev --no-audit --no-fund
+fi
 chmod +x run_autograder
 lock_answers

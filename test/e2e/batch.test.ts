@@ -167,6 +167,9 @@ describe("--batch on a class of 14 folders", () => {
       "max",
       "extension_score",
       "extension_max",
+      "total",
+      "total_max",
+      "extension_policy",
       ...ONLY,
       "main_mistake",
       "mistakes",
@@ -184,6 +187,10 @@ describe("--batch on a class of 14 folders", () => {
         max: String(MAX),
         extension_score: String(EXTENSION_MAX),
         extension_max: String(EXTENSION_MAX),
+        // The default policy, bonus: every required case passed, so the extension points on top.
+        total: String(MAX + EXTENSION_MAX),
+        total_max: String(MAX),
+        extension_policy: "bonus",
         main_mistake: "",
         mistakes: "",
         not_graded: "",
@@ -191,6 +198,7 @@ describe("--batch on a class of 14 folders", () => {
       for (const id of ONLY) expect(row(name).get(id)).toBe("pass");
     }
     expect(row("starter").get("score")).toBe("0");
+    expect(row("starter").get("total")).toBe("0");
     expect(row("starter").get("not_graded")).toBe("");
     expect(row("notes").get("not_graded")).toBe("not-a-submission");
     expect(row("hostile-import-answers").get("not_graded")).toBe("build-error");

@@ -90,6 +90,9 @@ describe("the reference (solution/) in every format", () => {
     const total = tests.reduce((s, t) => s + t.score, 0);
     expect(total).toBe(run.results.maxScore + run.results.extensionMaxScore);
     expect(tests.reduce((s, t) => s + t.max_score, 0)).toBe(total);
+    // The top-level score, which Gradescope takes instead of that sum: under the default
+    // policy, full required marks and every extension point on top.
+    expect(run.gradescope.score).toBe(total);
     for (const [i, t] of tests.entries()) {
       const c = run.results.cases[i];
       expect(t.status).toBe("passed");
@@ -261,7 +264,13 @@ describe("a failing variant in every format", () => {
 describe("GitHub Classroom's points (--format classroom, as the Classroom workflow runs it)", () => {
   // The locale-order variant loses the points of a required case it fails.
   let run: ReturnType<typeof grade>;
-  let results: { score: number; maxScore: number; cases: { id: string; required: boolean }[] };
+  let results: {
+    score: number;
+    maxScore: number;
+    total: number;
+    maxTotal: number;
+    cases: { id: string; required: boolean }[];
+  };
   let outputs: Map<string, string>;
   beforeAll(() => {
     const dir = mkdtempSync(join(tmpdir(), "kit-classroom-"));
@@ -304,11 +313,16 @@ describe("GitHub Classroom's points (--format classroom, as the Classroom workfl
     expect(sum.totalPoints).toBe(results.score);
     expect(sum.totalPoints).toBeGreaterThan(0);
     expect(sum.totalPoints).toBeLessThan(sum.maxPoints);
-    // One test per required case; the extension cases are left out of Classroom's points.
-    expect(runner.tests.map((t) => t.name.split(":")[0])).toEqual(
-      results.cases.filter((c) => c.required).map((c) => c.id),
-    );
-    expect(runner.tests).toHaveLength(2);
+    // Classroom's points are the grading's total under the default policy (bonus): a required
+    // case failed, so the extension case adds nothing.
+    expect([sum.totalPoints, sum.maxPoints]).toEqual([results.total, results.maxTotal]);
+    // One test per required case, then one for the extension cases, scoring what they add.
+    expect(runner.tests.map((t) => t.name.split(":")[0])).toEqual([
+      ...results.cases.filter((c) => c.required).map((c) => c.id),
+      "extension cases",
+    ]);
+    expect(runner.tests).toHaveLength(3);
+    expect(runner.tests[2]?.score).toBe(0);
     // The notices the step printed are the ones the reporter would write: Classroom reads those.
     const notices = parseAnnotations(run.stdout).filter((a) => a.kind === "notice");
     expect(notices.map((a) => `::notice title=${a.title}::${a.message}`)).toEqual(sum.notices);

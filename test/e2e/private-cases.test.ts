@@ -79,8 +79,12 @@ describe("npm run new-case", () => {
     const meta = json(readFileSync(join(dir, "case.json"), "utf8"));
     expect(meta).toMatchObject({ mode: "assign", points: 1, required: true, mistakes: [] });
     expect(meta).toMatchObject({ title: expect.stringMatching(/^TODO: /) as unknown });
-    const loaded = loadCaseFolder(join(work, "private"), "private", new FixtureSchemas());
-    expect(loaded.map((c) => c.id)).toEqual(["private/01-idle-again"]);
+    const schemas = new FixtureSchemas();
+    expect(schemas.case(meta), JSON.stringify(schemas.case.errors)).toBe(true);
+    // Valid, but no grading takes it until its placeholders are filled in.
+    expect(() => loadCaseFolder(join(work, "private"), "private", schemas)).toThrow(
+      "01-idle-again/case.json: title, description and hint still say TODO",
+    );
   });
 
   it("refuses to add a case while one in DIR still says TODO, naming the case and the fields", () => {

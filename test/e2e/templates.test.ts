@@ -3,7 +3,9 @@
 // `npm run gradescope-bundle`, its answers locked by setup.sh --permissions-only, and its
 // run_autograder graded once in full, on a folder upload in the locked bundle; a two-file upload
 // shows which folder run_autograder grades, graded on one case. Gradescope's setup.sh installs
-// Node.js on Gradescope's image, so only its --permissions-only part runs here.
+// Node.js on Gradescope's image, so only its --permissions-only part runs here. As root, that
+// full grading is the template README's local recipe, its commands run as written (npm ci
+// standing in for by the repository's packages); a bundle built with --types passes --types.
 import { spawnSync, type SpawnSyncReturns } from "node:child_process";
 import {
   chmodSync,
@@ -28,7 +30,8 @@ import { parse as parseYaml } from "yaml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { GradescopeResults } from "../../grader/report/gradescope.ts";
 import { CASES_DIR, ROOT } from "../helpers/program.ts";
-import { run } from "../helpers/shell.ts";
+import { pathWithSudo, run } from "../helpers/shell.ts";
+import { bakeOptions } from "../../scripts/gradescope-options.ts";
 import { expectValidJunit } from "../helpers/xmllint.ts";
 
 const TEMPLATES = join(ROOT, "templates");
@@ -67,12 +70,37 @@ function unixModes(zip: Buffer): Map<string, number> {
   return modes;
 }
 
+/**
+ * The commands of templates/gradescope/README.md's local recipe: the sh block under "Running it
+ * locally", one per line.
+ */
+function localRecipe(): string[] {
+  const readme = readFileSync(join(TEMPLATES, "gradescope", "README.md"), "utf8");
+  const section = readme.split("\n## Running it locally\n")[1] ?? "";
+  const block = /```sh\n([\s\S]*?)```/.exec(section)?.[1] ?? "";
+  return block.split("\n").filter((line) => line.trim() !== "");
+}
+
 /** The case the two-file upload is graded on (the folder upload is graded on every case). */
 const ONE_CASE = "01-lesson-7-partitions-3-members";
 
 const builtInCases = readdirSync(CASES_DIR).filter((name) =>
   statSync(join(CASES_DIR, name)).isDirectory(),
 );
+
+/** The built-in required (or extension) cases' points, from their case.json files. */
+function casePoints(required: boolean): number {
+  return builtInCases
+    .map(
+      (name) =>
+        JSON.parse(readFileSync(join(CASES_DIR, name, "case.json"), "utf8")) as {
+          required: boolean;
+          points: number;
+        },
+    )
+    .filter((c) => c.required === required)
+    .reduce((sum, c) => sum + c.points, 0);
+}
 
 interface GitlabJob {
   image: string;
@@ -118,7 +146,8 @@ describe("templates/gitlab/.gitlab-ci.yml", () => {
 });
 
 describe("templates/gradescope: the bundle and run_autograder", () => {
-  const privateName = "secret-cases";
+  // The README's recipe names the folder of private cases ../private-cases.
+  const privateName = "private-cases";
   let bundle: string;
   let built: SpawnSyncReturns<string>;
   beforeAll(() => {
@@ -165,6 +194,15 @@ describe("templates/gradescope: the bundle and run_autograder", () => {
     }
     expect(built.stdout).toContain(`wrote ${bundle}/private-cases/ (3 files)`);
     expect(built.stdout).toContain(`Upload ${bundle}.zip on Gradescope`);
+    expect(built.stdout).toContain(
+      "Type errors are not checked (build with --types to fail them).",
+    );
+    // The default policy, baked in for run_autograder; the total to set is the required points,
+    // the private case (a copy of 07-idle-members) adding 2.
+    expect(readFileSync(join(bundle, "extension-policy"), "utf8")).toBe("bonus\n");
+    expect(built.stdout).toContain(
+      `\nExtension policy: bonus (extension points added once every required case passes).\nSet the assignment's total points on Gradescope to ${casePoints(true) + 2}.\n`,
+    );
   });
 
   it("refuses a private case whose case.json still says TODO, naming the case and the field", () => {
@@ -225,6 +263,43 @@ describe("templates/gradescope: the bundle and run_autograder", () => {
     if (unzip.error === undefined) expect(unzip.status, unzip.stdout).toBe(0);
   });
 
+  it("a bundle built with --types: run_autograder grades with --types (baked in); setup.sh stays valid bash", () => {
+    // The bundle's own scripts, with --types baked in as gradescope-bundle --types bakes it.
+    const work = mkdtempSync(join(tmpdir(), "kit-gradescope-types-"));
+    const stand = join(work, "bin");
+    mkdirSync(stand);
+    writeFileSync(join(stand, "npm"), `#!/bin/sh\nprintf '%s\\n' "$@" > ${work}/args\n`, {
+      mode: 0o755,
+    });
+    try {
+      const script = join(work, "run_autograder");
+      const text = readFileSync(join(bundle, "run_autograder"), "utf8");
+      writeFileSync(script, bakeOptions(text, "run_autograder", { types: true }), { mode: 0o755 });
+      const submission = join(work, "submission");
+      cpSync(join(ROOT, "solution"), submission, { recursive: true });
+      const result = run(script, [], work, {
+        KIT_ROOT: bundle,
+        SUBMISSION_DIR: submission,
+        RESULTS_DIR: join(work, "results"),
+        PATH: `${stand}:${process.env.PATH ?? ""}`,
+      });
+      // The stand-in grades nothing: run_autograder says so, after passing the arguments.
+      expect(result.status, result.stderr).toBe(0);
+      const args = readFileSync(join(work, "args"), "utf8").split("\n").slice(0, -1);
+      expect(args.slice(0, 6)).toEqual(["run", "-s", "grade", "--", submission, "--types"]);
+      expect(args.filter((a) => a === "--types")).toHaveLength(1);
+      // Built without --types (the bundle above): no --types (the two-file upload's arguments).
+      expect(readFileSync(join(bundle, "run_autograder"), "utf8")).toContain("\nGRADE_TYPES=0\n");
+      const setup = bakeOptions(readFileSync(join(bundle, "setup.sh"), "utf8"), "setup.sh", {
+        types: true,
+      });
+      const check = run("bash", ["-n", "-c", setup], work);
+      expect(check.status, check.stderr).toBe(0);
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+  });
+
   it("setup.sh and run_autograder are valid bash (setup.sh runs only on Gradescope)", () => {
     for (const file of ["setup.sh", "run_autograder"]) {
       const check = run("bash", ["-n", join(bundle, file)], bundle);
@@ -267,13 +342,14 @@ describe("templates/gradescope: the bundle and run_autograder", () => {
 
   /**
    * The one full grading of the bundle: an upload of the handout folder (src/main.ts) graded by
-   * `kit`'s run_autograder, private cases included, in full marks; plain-text formats.
+   * a bundle's run_autograder, private cases included, in full marks; plain-text formats. `graded`
+   * is that run: autograde's, or the README's local recipe's.
    */
-  function expectFolderUploadGraded(kit: string): void {
-    const { result, json } = autograde(
-      (dir) => cpSync(join(ROOT, "solution"), dir, { recursive: true }),
-      kit,
-    );
+  function expectFolderUploadGraded(graded: {
+    result: SpawnSyncReturns<string>;
+    json: GradescopeResults;
+  }): void {
+    const { result, json } = graded;
     expect(result.status, result.stderr).toBe(0);
     expect(result.stdout).toContain("Upload: a submission folder (src/main.ts at the top).");
     expect(result.stdout).toContain(`✓ ${privateName}/01-idle-again`);
@@ -311,6 +387,9 @@ describe("templates/gradescope: the bundle and run_autograder", () => {
     expect(json.output).toMatch(
       /\nPrivate cases: 1 \(2 required points, 0 extension points\), not counted above, shown when the grades are published\.$/,
     );
+    // The top-level score: the total under the bundle's policy (bonus: every required case
+    // passed, so every extension point on top of the required ones, the private case's 2 included).
+    expect(json.score).toBe(points + 2 + casePoints(false));
   }
 
   it("an upload of just subscription.ts and range-assignor.ts: copied over a fresh starter, graded with the private cases", () => {
@@ -359,6 +438,8 @@ exec ${realNpm} "$@" --only ${ONE_CASE}
         expect.stringMatching(/^\/.*\/submission$/),
         "--fixtures",
         join(bundle, "private-cases", privateName),
+        "--extension",
+        "bonus",
         "--show-private",
         expect.stringMatching(/^\/.*\/private-cases\.txt$/),
         "--format",
@@ -406,7 +487,9 @@ exec ${realNpm} "$@" --only ${ONE_CASE}
       const refused = run("bash", [script, "--permissions-only"], bundle);
       expect(refused.status).toBe(1);
       expect(refused.stderr).toContain("setup.sh: run it as root");
-      expectFolderUploadGraded(bundle);
+      expectFolderUploadGraded(
+        autograde((dir) => cpSync(join(ROOT, "solution"), dir, { recursive: true }), bundle),
+      );
       return;
     }
     // A copy, with every folder above it open to others (mkdtemp makes 0700 folders), so what
@@ -420,8 +503,32 @@ exec ${realNpm} "$@" --only ${ONE_CASE}
       filter: (source) => !source.includes(`${bundle}/.grader`),
     });
     try {
-      const setup = run("bash", [join(locked, "setup.sh"), "--permissions-only"], locked);
-      expect(setup.status, setup.stderr).toBe(0);
+      // The README's recipe from `cd ../autograder` on, typed in a kit beside the bundle
+      // (work/kit), a handout folder in work/alice; its first command built `bundle` above.
+      const recipe = localRecipe();
+      expect(recipe[0]).toBe(
+        "npm run gradescope-bundle -- ../autograder --fixtures ../private-cases",
+      );
+      expect(recipe[1]).toBe("cd ../autograder");
+      expect(recipe).toContain("npm ci --omit=dev");
+      mkdirSync(join(work, "kit"));
+      cpSync(join(ROOT, "solution"), join(work, "alice"), { recursive: true });
+      // No download here: npm ci --omit=dev is the repository's packages, linked in (the
+      // copy has the link already); every other command runs as written, sudo as on a runner.
+      const npmCi = `npm() { if [ "$*" = "ci --omit=dev" ]; then test -e node_modules; else command npm "$@"; fi; }`;
+      const result = run(
+        "bash",
+        ["-ec", [npmCi, ...recipe.slice(1)].join("\n")],
+        join(work, "kit"),
+        {
+          PATH: pathWithSudo(),
+        },
+      );
+      const results = join(work, "autograder-run", "results", "results.json");
+      const recipeRun = {
+        result,
+        json: JSON.parse(readFileSync(results, "utf8")) as GradescopeResults,
+      };
       const notRoot = spawnSync("find", [locked, "-not", "-user", "0"], { encoding: "utf8" });
       expect(notRoot.stdout).toBe("");
       /** `cat FILE` as nobody (uid and gid 65534, no groups): its exit status. */
@@ -453,7 +560,7 @@ exec ${realNpm} "$@" --only ${ONE_CASE}
       );
       expect(writable.status).toBe(1);
 
-      expectFolderUploadGraded(locked);
+      expectFolderUploadGraded(recipeRun);
     } finally {
       rmSync(work, { recursive: true, force: true });
     }

@@ -6,7 +6,13 @@ import { FileOutcomes } from "../../grader/diagnose/diagnose.ts";
 import type { MemberBytes } from "../../grader/diagnose/data.ts";
 import { caseRecord, notRunRecord } from "../../grader/record.ts";
 import { BUILT_IN_CASES_DIR } from "../../grader/kit.ts";
-import type { CaseResult, GradeResults, NotGraded } from "../../grader/results.ts";
+import {
+  scoresOf,
+  type CaseResult,
+  type GradeResults,
+  type NotGraded,
+} from "../../grader/results.ts";
+import { DEFAULT_EXTENSION_POLICY, type ExtensionPolicy } from "../../grader/totals.ts";
 import { judge, type Verdict } from "../../grader/verdict/verdict.ts";
 import { MemorySink, type Reporter, type Sink } from "../../grader/report/reporter.ts";
 import type { RawRun } from "../../grader/run/run-process.ts";
@@ -113,24 +119,22 @@ export const FIXTURES_STAMP = "0123456789abcdef";
 export const VISIBLE_STAMP = "fedcba9876543210";
 
 /**
- * A run's results from its case results: the scores summed as gradeSubmission sums them; a
+ * A run's results from its case results: the scores and the total summed as gradeSubmission sums
+ * them (results.ts scoresOf, under `extension`, by default the grader's default policy); a
  * grading of 1234 ms whose visible phase took 1000 ms.
  */
 export function gradeResults(
   submission: string,
   results: CaseResult[],
   notGraded: NotGraded | null = null,
+  extension: ExtensionPolicy = DEFAULT_EXTENSION_POLICY,
 ): GradeResults {
-  const sum = (required: boolean, key: "points" | "maxPoints") =>
-    results.filter((r) => r.required === required).reduce((total, r) => total + r[key], 0);
   return {
     kit: { version: "1.0.0", fixtures: FIXTURES_STAMP },
     visibleFixtures: results.some((r) => r.private) ? VISIBLE_STAMP : FIXTURES_STAMP,
     submission,
-    score: sum(true, "points"),
-    maxScore: sum(true, "maxPoints"),
-    extensionScore: sum(false, "points"),
-    extensionMaxScore: sum(false, "maxPoints"),
+    ...scoresOf(results, extension),
+    extension,
     cases: results,
     notGraded,
     durationMs: 1234,

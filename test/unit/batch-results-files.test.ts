@@ -31,6 +31,9 @@ function results(submission: string, points: number): SubmissionResults {
     maxScore: 2,
     extensionScore: 0,
     extensionMaxScore: 0,
+    total: points,
+    maxTotal: 2,
+    extensionPolicy: "bonus",
     cases: [
       {
         id: CASE.id,
@@ -48,12 +51,21 @@ function results(submission: string, points: number): SubmissionResults {
   };
 }
 
-/** Writes a report folder as a batch (or a shard of one) does. */
-function shard(name: string, all: SubmissionResults[], index: number, count: number): string {
+/**
+ * Writes a report folder as a batch (or a shard of one) does, cut from a DIR holding the folders
+ * `listed` (by default the shard's own).
+ */
+function shard(
+  name: string,
+  all: SubmissionResults[],
+  index: number,
+  count: number,
+  listed = all.map((r) => r.submission),
+): string {
   const out = join(root, name);
   prepareReportDir(out);
   for (const r of all) writeSubmissionResults(out, r);
-  writeClassReport(out, { kit: KIT, shard: { index, count }, cases: [CASE] }, all);
+  writeClassReport(out, { kit: KIT, shard: { index, count }, cases: [CASE], listed }, all);
   return out;
 }
 
@@ -104,8 +116,8 @@ describe("a report folder: one results file per submission", () => {
       "bob-cd9fb1e148",
       "",
     ]);
-    expect(rows[2]).toBe("Jos\\xe9,2,2,0,0,pass,,,");
-    expect(rows[3]).toBe("Jos\\xe9,0,2,0,0,fail,,,");
+    expect(rows[2]).toBe("Jos\\xe9,2,2,0,0,2,2,bonus,pass,,,");
+    expect(rows[3]).toBe("Jos\\xe9,0,2,0,0,0,2,bonus,fail,,,");
   });
 
   it("never writes over a results file", () => {
@@ -120,10 +132,18 @@ describe("a report folder: one results file per submission", () => {
 
 describe("--merge of shards holding those names", () => {
   it("joins them, each submission once, with its own score", () => {
-    const one = shard("shard-1", [results("Bob", 2), results("Jos\udce9", 0)], 1, 2);
-    const two = shard("shard-2", [results("bob-cd9fb1e148", 0), results("Jos\\xe9", 2)], 2, 2);
+    // The class in code-unit order: Bob, Jos\\xe9, Jos\udce9, bob-cd9fb1e148 ("\\" is 0x5C).
+    const listed = ["Bob", "Jos\udce9", "bob-cd9fb1e148", "Jos\\xe9"];
+    const one = shard("shard-1", [results("Bob", 2), results("Jos\udce9", 0)], 1, 2, listed);
+    const two = shard(
+      "shard-2",
+      [results("bob-cd9fb1e148", 0), results("Jos\\xe9", 2)],
+      2,
+      2,
+      listed,
+    );
     const merged = readShards([one, two]);
-    expect(merged.warnings).toEqual([]);
+    expect(merged.gaps).toEqual([]);
     expect(merged.results.map((r) => [r.submission, r.score])).toEqual([
       ["Bob", 2],
       ["Jos\udce9", 0],

@@ -22,6 +22,7 @@ import { junitReporter } from "../../grader/report/junit.ts";
 import { MemorySink, type Reporter } from "../../grader/report/reporter.ts";
 import { textReporter } from "../../grader/report/text.ts";
 import type { GradeResults } from "../../grader/results.ts";
+import { DEFAULT_EXTENSION_POLICY } from "../../grader/totals.ts";
 import { privateCase } from "../helpers/results.ts";
 
 const schemas = new FixtureSchemas();
@@ -167,9 +168,14 @@ describe("a submission that did not build", () => {
     const line = readFileSync(classroomEnv.GITHUB_OUTPUT, "utf8").trim();
     const result = JSON.parse(
       Buffer.from(line.replace(/^result=/, ""), "base64").toString("utf8"),
-    ) as { status: string; tests: { message: string; test_code: string }[] };
+    ) as { status: string; tests: { name: string; message: string; test_code: string }[] };
     expect(result.status).toBe("error");
-    for (const t of result.tests) expect(t).toMatchObject({ message: WHY, test_code: "" });
+    // One test per required case (the extension cases' one test aside).
+    const cases = result.tests.filter((t) => t.name !== "extension cases");
+    expect(cases).toHaveLength(
+      CASES.filter((c) => c.required && c.source?.kind !== "private").length,
+    );
+    for (const t of cases) expect(t).toMatchObject({ message: WHY, test_code: "" });
   });
 
   it("exercism: status error, the build's errors as the message; each test only says it did not run", () => {
@@ -198,6 +204,7 @@ describe("the gradebook's not_graded column", () => {
   const context = {
     kit: { version: "1.0.0", fixtures: "0123456789abcdef" },
     cases: BUILT_IN.slice(0, 2),
+    extension: DEFAULT_EXTENSION_POLICY,
   } as unknown as GradingContext;
   const cases = BUILT_IN.slice(0, 2).map((c) => ({
     id: c.id,

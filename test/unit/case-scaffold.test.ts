@@ -7,11 +7,11 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { FixtureSchemas } from "../../grader/cases/load.ts";
 import {
-  scaffoldMeta,
   unfinishedCases,
   unfinishedFields,
   unfinishedLines,
-} from "../../scripts/case-scaffold.ts";
+} from "../../grader/cases/placeholders.ts";
+import { scaffoldMeta } from "../../scripts/case-scaffold.ts";
 import { CASES_DIR } from "../helpers/program.ts";
 
 describe("the scaffold", () => {

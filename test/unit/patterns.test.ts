@@ -142,7 +142,12 @@ const NOT_PROGRAM_TEXT: Readonly<Record<string, readonly (readonly [string, stri
     ["/^Uid:\\s+(\\d+)\\s+(\\d+)/m", "/proc/<pid>/status"],
   ],
   "grader/run/literal-imports.ts": [
-    ["/\\bimport\\s*(?:\\(|\\/[/*])|require|\\\\u/", "the submitted sources, before the build"],
+    ["/\\bimport\\s*(?:\\(|\\/[/*])/", "the submitted sources, before the build"],
+    [
+      "/\\\\u\\{([0-9a-fA-F]+)\\}|\\\\u([0-9a-fA-F]{4})/g",
+      "the submitted sources, before the build",
+    ],
+    ["/\\brequire\\b/", "the submitted sources, before the build"],
     ["/\\[ERROR\\] (.*)/", "the bundler's messages"],
     ["/^\\s+(\\S+?):(\\d+):(\\d+):/m", "the bundler's messages"],
   ],
@@ -151,6 +156,7 @@ const NOT_PROGRAM_TEXT: Readonly<Record<string, readonly (readonly [string, stri
     ["/\\s+/", "the sandbox wrapper's report (a descriptor programs lack)"],
   ],
   "grader/run/sandbox.ts": [["/[\\\\ \\t\\n]/g", "mount paths"]],
+  "grader/totals.ts": [["/^bonus=(0|[1-9]\\d{0,8})$/", "the command line's --extension"]],
   "grader/watch.ts": [
     ["/[\\\\/]/", "file names in src/"],
     ["/(^\\.#|^#.*#$|~$|\\.sw[a-p]$|^4913$|\\.tmp$|___jb_(tmp|old)___$)/", "file names in src/"],

@@ -136,6 +136,7 @@ describe("text, written live", () => {
         "",
         "Required:  0/2 points, 0 of 1 case passed",
         "Extension: 0/0 points, 0 of 0 cases passed",
+        "Total:     0/2 points; extension policy bonus: extension points added once every required case passes",
         "",
       ].join("\n"),
     );
@@ -204,7 +205,7 @@ describe("text", () => {
     );
   });
 
-  it("names the mistake with its lesson section, and ends with both scores", () => {
+  it("names the mistake with its lesson section, and ends with both scores and the total", () => {
     expect(text).toContain("(global-assignment)");
     expect(text).toContain("Read LESSON.md#topics-are-independent-the-skew");
     expect(text).toContain(`rerun: npm run grade -- alice --only ${SKEW}`);
@@ -212,6 +213,7 @@ describe("text", () => {
     expect(text).toContain("| TypeError: Cannot read properties of undefined (reading 'length')");
     expect(text).toMatch(/Required: {2}2\/6 points, 1 of 3 cases passed/);
     expect(text).toMatch(/Extension: 0\/2 points, 0 of 1 case passed/);
+    expect(text).toMatch(/\nTotal: {5}2\/6 points; extension policy bonus: /);
     expect(text).not.toContain("\u001b[");
   });
 
@@ -282,6 +284,7 @@ describe("gradescope", () => {
       "Kit 1.0.0, case set 0123456789abcdef.",
       "Required:  2/6 points, 1 of 3 cases passed",
       "Extension: 0/2 points, 0 of 1 case passed",
+      "Total:     2/6 points; extension policy bonus: extension points added once every required case passes",
     ]);
   });
 
@@ -313,6 +316,7 @@ describe("gradescope", () => {
       `Kit 1.0.0, case set ${VISIBLE_STAMP}.`,
       "Required:  2/4 points, 1 of 2 cases passed (the cases shown now)",
       "Extension: 0/2 points, 0 of 1 case passed (the cases shown now)",
+      "Total:     2/4 points; extension policy bonus: extension points added once every required case passes (the cases shown now)",
       "Private cases: 1 (2 required points, 0 extension points), not counted above, shown when the grades are published.",
     ]);
     expect(doc.tests.map((t) => [t.name.split(":")[0], t.visibility, t.tags])).toEqual([
@@ -334,6 +338,7 @@ describe("gradescope", () => {
       `Kit 1.0.0, case set ${FIXTURES_STAMP}.`,
       "Required:  4/6 points, 2 of 3 cases passed",
       "Extension: 0/2 points, 0 of 1 case passed",
+      "Total:     4/6 points; extension policy bonus: extension points added once every required case passes",
     ]);
   });
 });
@@ -389,6 +394,8 @@ describe("classroom", () => {
       [LESSON_7_3, "pass", 2],
       [SKEW, "fail", 0],
       [TRUNCATED, "error", 0],
+      // The extension case's test: the stub fails, and adds nothing to the total.
+      ["extension cases", "fail", 0],
     ]);
     const sum = notifyClassroom([runner]);
     expect([sum.totalPoints, sum.maxPoints]).toEqual([2, 6]);

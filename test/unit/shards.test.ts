@@ -2,9 +2,10 @@
 // (grader/batch/shard.ts shareOf, round-robin over the code-unit order), and --merge
 // (grader/batch/merge.ts) over report folders written as a --batch --shard run writes them
 // (output.ts), from hand-made results: the merged gradebook worked by hand, the merged folder the
-// bytes an unsharded run writes, and what merge refuses or warns about. One e2e run of the
+// bytes an unsharded run writes, what merge refuses (a partial class among it: a shard of the
+// plan missing or incomplete) and what --allow-partial writes with a warning. One e2e run of the
 // instructor's workflow (test/e2e/batch.test.ts) grades real shards and merges them.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
@@ -113,7 +114,10 @@ function caseResult(info: CaseInfo, outcome: Outcome): SubmissionResults["cases"
   };
 }
 
-/** A submission's results on CASES, the scores summed from its cases. */
+/**
+ * A submission's results on CASES, the scores summed from its cases; the total under the default
+ * policy, `bonus`: the extension point counts only when the required case passed.
+ */
 function submission(name: string, one: Outcome, two: Outcome): SubmissionResults {
   const cases = [caseResult(CASES[0] as CaseInfo, one), caseResult(CASES[1] as CaseInfo, two)];
   const sum = (required: boolean) =>
@@ -126,6 +130,9 @@ function submission(name: string, one: Outcome, two: Outcome): SubmissionResults
     maxScore: 2,
     extensionScore: sum(false),
     extensionMaxScore: 1,
+    total: sum(true) === 2 ? 2 + sum(false) : sum(true),
+    maxTotal: 2,
+    extensionPolicy: "bonus",
     cases,
   };
 }
@@ -142,32 +149,48 @@ const CLASS = [
 
 /** The gradebook of CLASS, worked by hand from the columns gradebook.ts documents. */
 const GRADEBOOK = [
-  "submission,score,max,extension_score,extension_max,01-one,02-two,main_mistake,mistakes,not_graded",
-  "'=eve,2,2,1,1,pass,pass,,,",
-  "alice,2,2,1,1,pass,pass,,,",
-  "bob,0,2,0,1,error,error,,,",
-  "carol,0,2,1,1,fail,pass,locale-order,locale-order,",
-  "dave,0,2,0,1,fail,fail,code-point-order,code-point-order locale-order,",
+  "submission,score,max,extension_score,extension_max,total,total_max,extension_policy,01-one,02-two,main_mistake,mistakes,not_graded",
+  "'=eve,2,2,1,1,3,2,bonus,pass,pass,,,",
+  "alice,2,2,1,1,3,2,bonus,pass,pass,,,",
+  "bob,0,2,0,1,0,2,bonus,error,error,,,",
+  // Carol's extension point does not make up for the required case she failed.
+  "carol,0,2,1,1,0,2,bonus,fail,pass,locale-order,locale-order,",
+  "dave,0,2,0,1,0,2,bonus,fail,fail,code-point-order,code-point-order locale-order,",
   "",
 ].join("\n");
 
-/** Writes a report folder as `--batch DIR --shard I/N` does (batch.ts runBatch), or a whole run. */
+/**
+ * Writes a report folder as `--batch DIR --shard I/N` does (batch.ts runBatch), or a whole run,
+ * DIR holding the folders of `listed` (by default the class); `keep` narrows the share written.
+ */
 function writeRun(
   name: string,
   shard: { index: number; count: number } | undefined,
   kit = KIT,
   cases = CASES,
+  listed: readonly SubmissionResults[] = CLASS,
+  keep: (r: SubmissionResults) => boolean = () => true,
 ): string {
   const out = join(root, name);
   prepareReportDir(out);
-  const mine = shareOf(CLASS, shard).map((r) => ({ ...r, kit }));
+  const mine = shareOf(listed, shard)
+    .filter(keep)
+    .map((r) => ({ ...r, kit }));
   for (const r of mine) writeSubmissionResults(out, r);
-  writeClassReport(out, { kit, shard: shard ?? null, cases }, mine);
+  writeClassReport(
+    out,
+    { kit, shard: shard ?? null, cases, listed: listed.map((r) => r.submission) },
+    mine,
+  );
   return out;
 }
 
-/** Runs `--merge DIRS --report-dir OUT` in process; its standard output and error. */
-async function merge(dirs: string[], out: string): Promise<{ stdout: string; stderr: string }> {
+/** Runs `--merge DIRS --report-dir OUT [...flags]` in process; its standard output and error. */
+async function merge(
+  dirs: string[],
+  out: string,
+  flags: string[] = [],
+): Promise<{ stdout: string; stderr: string }> {
   let stdout = "";
   let stderr = "";
   vi.spyOn(process.stdout, "write").mockImplementation((chunk) => {
@@ -178,7 +201,9 @@ async function merge(dirs: string[], out: string): Promise<{ stdout: string; std
     stderr += String(chunk);
     return true;
   });
-  const status = await runMerge(parseGradeArgs(["--merge", ...dirs, "--report-dir", out]));
+  const status = await runMerge(
+    parseGradeArgs(["--merge", ...dirs, "--report-dir", out, ...flags]),
+  );
   vi.restoreAllMocks();
   expect(status).toBe(0);
   return { stdout, stderr };
@@ -222,25 +247,102 @@ describe("--merge of the shards of a class", () => {
     ]);
   });
 
-  it("goes on without a shard, and warns which are missing", async () => {
+  // CLASS in code-unit order is =eve, alice, bob, carol, dave: shard 1/3 takes =eve and carol,
+  // 2/3 alice and dave, 3/3 bob.
+  const PARTIAL = `Merge every shard of the plan (grade a missing or incomplete shard again), or add --allow-partial to write the partial report anyway.`;
+
+  it("refuses a class with shards of the plan missing, naming them and their folders", () => {
     const out = join(root, "merged-missing");
-    const { stdout, stderr } = await merge([shards[0] as string], out);
-    expect(stderr).toBe(
-      "grade: warning: shards 2/3, 3/3 missing: the report lacks their submissions\n",
+    expect(() =>
+      runMerge(parseGradeArgs(["--merge", shards[0] as string, "--report-dir", out])),
+    ).toThrow(
+      new SetupError(
+        [
+          "the merge would publish a partial class (nothing was written):",
+          '  shards 2/3, 3/3 of the plan missing: 3 folders ("alice", "dave", "bob") not in the report',
+          PARTIAL,
+        ].join("\n"),
+      ),
     );
-    expect(stdout).toMatch(/^Merged 1 shard: 2 submissions, 1 passed every required case\.\n/);
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it("--allow-partial writes the partial class, warning of it; merging that again is refused", async () => {
+    const out = join(root, "merged-partial");
+    const { stdout, stderr } = await merge([shards[0] as string], out, ["--allow-partial"]);
+    expect(stderr).toBe(
+      'grade: warning: shards 2/3, 3/3 of the plan missing: 3 folders ("alice", "dave", "bob") not in the report\n',
+    );
+    expect(stdout).toMatch(
+      /^Merged 1 shard: 2 submissions of 5 \(a partial class: --allow-partial\), 1 passed every required case\.\n/,
+    );
     expect(read(out, "gradebook.csv").split("\n").slice(1, -1)).toEqual([
-      "'=eve,2,2,1,1,pass,pass,,,",
-      "carol,0,2,1,1,fail,pass,locale-order,locale-order,",
+      "'=eve,2,2,1,1,3,2,bonus,pass,pass,,,",
+      "carol,0,2,1,1,0,2,bonus,fail,pass,locale-order,locale-order,",
+    ]);
+    // The partial report still lists the whole class, so it cannot pass for one.
+    expect(readShards([out]).gaps).toEqual([
+      `${out} is a partial class: it lacks 3 of its 5 folders ("alice", "bob", "dave")`,
     ]);
   });
 
-  it("warns when the shards split the class in different ways, counting each submission once", () => {
+  it("refuses a shard that lacks part of its share, naming the shard and the folders", () => {
+    const two = writeRun(
+      "shard-2-short",
+      { index: 2, count: 3 },
+      KIT,
+      CASES,
+      CLASS,
+      (r) => r.submission !== "dave",
+    );
+    expect(readShards([shards[0] as string, two, shards[2] as string]).gaps).toEqual([
+      `shard 2/3 (${two}) is incomplete: it lacks 1 of its share's folders ("dave")`,
+    ]);
+    expect(() =>
+      runMerge(
+        parseGradeArgs([
+          "--merge",
+          shards[0] as string,
+          two,
+          shards[2] as string,
+          "--report-dir",
+          join(root, "merged-short"),
+        ]),
+      ),
+    ).toThrow(/^the merge would publish a partial class \(nothing was written\):\n {2}shard 2\/3 /);
+  });
+
+  it("refuses shards cut from different listings of the class (a folder missing on one machine)", () => {
+    // Shard 2/3 graded a DIR without bob: =eve, alice, carol, dave; its share is alice alone.
+    const withoutBob = CLASS.filter((r) => r.submission !== "bob");
+    const two = writeRun("shard-2-no-bob", { index: 2, count: 3 }, KIT, CASES, withoutBob);
+    expect(readShards([shards[0] as string, two, shards[2] as string]).gaps).toEqual([
+      "shards 1/3 and 2/3 were cut from different listings of the class (5 and 4 folders): grade every shard from the same DIR",
+    ]);
+  });
+
+  it("refuses a shard whose batch did not finish (results/ and no shard.json)", () => {
+    const stopped = writeRun("shard-3-stopped", { index: 3, count: 3 });
+    rmSync(join(stopped, "shard.json"));
+    expect(() => readShards([shards[0] as string, shards[1] as string, stopped])).toThrow(
+      new SetupError(
+        `${stopped} is an incomplete report: it has results/ but no shard.json, so the batch that writes it did not finish (it failed or was stopped); grade that shard again`,
+      ),
+    );
+  });
+
+  it("--allow-partial goes with --merge only", () => {
+    expect(() =>
+      parseGradeArgs(["--batch", root, "--report-dir", join(root, "x"), "--allow-partial"]),
+    ).toThrow(new SetupError("--allow-partial does not go with --batch"));
+  });
+
+  it("a class split in different ways has no plan to check: a gap, each submission counted once", () => {
     const half = writeRun("half-2", { index: 2, count: 2 }); // alice, carol
     const third = writeRun("third-3", { index: 3, count: 3 }); // bob
     const merged = readShards([half, third]);
-    expect(merged.warnings).toEqual([
-      "the shards split the class in different ways (/2, /3); each submission is still counted once",
+    expect(merged.gaps).toEqual([
+      "the shards split the class in different ways (/2, /3), so no shard plan says which folders make the class; grade every shard with the same N",
     ]);
     expect(merged.results.map((r) => r.submission)).toEqual(["alice", "carol", "bob"]);
   });
@@ -270,6 +372,23 @@ describe("--merge of the shards of a class", () => {
     const otherCases = writeRun("other-cases", { index: 2, count: 3 }, KIT, [CASES[0] as CaseInfo]);
     expect(() => readShards([shards[0] as string, otherCases])).toThrow(
       /^the shards were graded on different cases: .*shard-1 \(2 cases\) and .*other-cases \(1\)/,
+    );
+  });
+
+  it("refuses shards graded with different extension policies: one gradebook, one total", () => {
+    const out = join(root, "counted");
+    prepareReportDir(out);
+    // Shard 2/3 (alice, dave) graded with --extension count: the extension point added.
+    const mine = shareOf(CLASS, { index: 2, count: 3 }).map((r) => ({
+      ...r,
+      total: r.score + r.extensionScore,
+      maxTotal: 3,
+      extensionPolicy: "count",
+    }));
+    for (const r of mine) writeSubmissionResults(out, r);
+    writeClassReport(out, { kit: KIT, shard: { index: 2, count: 3 }, cases: CASES }, mine);
+    expect(() => readShards([shards[0] as string, out])).toThrow(
+      /^the shards were graded with different extension policies: --extension bonus in .*shard-1, --extension count in .*counted; grade every shard with the same --extension$/,
     );
   });
 

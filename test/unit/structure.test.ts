@@ -172,6 +172,7 @@ const STAGES: readonly [stage: string, matches: (m: Module) => boolean][] = [
         "grader/patterns.ts",
         "grader/safe-write.ts",
         "grader/format-names.ts",
+        "grader/totals.ts",
       ].includes(m),
   ],
   ["options", (m) => m === "grader/options.ts"],

@@ -12,7 +12,11 @@ import { describe, expect, it } from "vitest";
 import type { Case } from "../../grader/cases/load.ts";
 import { PRIVATE_CASES_LEFT_OUT, githubSummary } from "../../grader/report/actions.ts";
 import { classroomReporter, classroomResult } from "../../grader/report/classroom.ts";
-import { exercismReporter } from "../../grader/report/exercism.ts";
+import {
+  exercismReporter,
+  exercismTestCode,
+  PRIVATE_TEST_CODE,
+} from "../../grader/report/exercism.ts";
 import { githubReporter } from "../../grader/report/github.ts";
 import { gradescopeResults } from "../../grader/report/gradescope.ts";
 import { textReporter } from "../../grader/report/text.ts";
@@ -246,5 +250,33 @@ describe("the student's view of a grading", () => {
     const doc = gradescopeResults(gradingWith([]));
     expect(Object.keys(doc)).not.toContain("execution_time");
     expect(JSON.stringify(doc)).not.toMatch(/"(execution_)?time"|duration/);
+  });
+});
+
+describe("Exercism's test_code", () => {
+  it("for a private case: prose, no command a student could try to run", () => {
+    const hidden = judgedResult(
+      privateCase(IDLE, "hidden", "01-idle-again"),
+      rawRun({ stdout: "{}\n" }),
+      "alice",
+    );
+    expect(hidden.private).toBe(true);
+    const code = exercismTestCode(hidden);
+    expect(code).toBe(
+      "A private case of your instructor's: it is graded where they grade, and its input and answer are not shown.",
+    );
+    expect(code).toBe(PRIVATE_TEST_CODE);
+    // No command, flag, case id, program name or redirection.
+    expect(code).not.toMatch(/npm|grade --|--only|hidden\/|01-idle-again|main|[<>$`]/);
+  });
+
+  it("for a visible case: the handout command that grades it alone, its input and answer", () => {
+    const visible = judgedResult(IDLE, rawRun({ stdout: "{}\n" }), "alice");
+    const [command, input, expected] = exercismTestCode(visible).split("\n");
+    expect(command).toBe(
+      `npm run grade -- --only ${IDLE}    # runs: main < fixtures/cases/${IDLE}/input.json`,
+    );
+    expect(input).toMatch(/^\/\/ input: /);
+    expect(expected).toMatch(/^\/\/ expected: /);
   });
 });

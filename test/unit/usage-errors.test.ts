@@ -3,9 +3,9 @@
 // loadCaseSet and selectCases, as prepareGrading calls them), with the words that say what to fix.
 // That a SetupError becomes exit 2, an empty standard output and `grade: MESSAGE` on standard
 // error is test/e2e/grader.test.ts's one spawn of a usage error.
-import { cpSync, mkdtempSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { FixtureSchemas } from "../../grader/cases/load.ts";
 import { loadCaseSet, selectCases } from "../../grader/context.ts";
@@ -73,6 +73,48 @@ describe("the case set (loadCaseSet, selectCases)", () => {
     expect(error.message).toMatch(/\/mode: must be equal to one of the allowed values/);
     expect(error.message).toMatch(/input\.json: does not match input\.schema\.json/);
     expect(error.message).toMatch(/expected\.json: not JSON/);
+  });
+
+  it("a --fixtures case still holding new-case's TODO placeholders: its file and fields", async () => {
+    const dir = join(work, "drafts", "private");
+    for (const name of ["01-draft", "02-done", "03-half"]) {
+      cpSync(join(CASES_DIR, "07-idle-members"), join(dir, name), {
+        recursive: true,
+        filter: (source) => !source.endsWith("recipe.ts"),
+      });
+    }
+    const edit = (name: string, fields: Record<string, string>) => {
+      const file = join(dir, name, "case.json");
+      const meta = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
+      writeFileSync(file, JSON.stringify({ ...meta, ...fields }));
+    };
+    // new-case's scaffold words, and a TODO after white space; a TODO later in a text is no
+    // placeholder (02-done).
+    edit("01-draft", {
+      title: "TODO: one line naming what this case checks",
+      hint: "  TODO: what a student whose program fails this case should look at",
+    });
+    edit("02-done", { description: "Idle members again; the lesson's TODO list, item 3" });
+    edit("03-half", { description: "TODO" });
+    const error = await thrown(() => loadCaseSet({ fixtures: [dir], random: undefined }, schemas));
+    expect(error).toBeInstanceOf(SetupError);
+    const shown = relative(process.cwd(), dir);
+    expect(error.message).toBe(
+      [
+        `invalid fixtures in ${dir}:`,
+        `  ${shown}/01-draft/case.json: title and hint still say TODO (npm run new-case's placeholders, which students would read: fill them in)`,
+        `  ${shown}/03-half/case.json: description still says TODO (npm run new-case's placeholders, which students would read: fill them in)`,
+      ].join("\n"),
+    );
+    // Filled in, the same folder grades.
+    edit("01-draft", { title: "Idle members, again", hint: "Read idle members" });
+    edit("03-half", { description: "Idle members, a third time" });
+    const cases = await loadCaseSet({ fixtures: [dir], random: undefined }, schemas);
+    expect(cases.filter((c) => c.id.startsWith("private/")).map((c) => c.id)).toEqual([
+      "private/01-draft",
+      "private/02-done",
+      "private/03-half",
+    ]);
   });
 
   it("two --fixtures folders with the same name would give duplicate ids", async () => {
