@@ -1,0 +1,335 @@
+// The figures the kit's pages print (stamps, scores, maxima, case counts, per-case points, the
+// handout's and the Gradescope bundle's file counts, the gradebook's columns, a batch's time) are
+// checked against the kit itself, computed in process: the case set from fixtures/, the handout's
+// files from scripts/handout.ts's own listing and its own summary, the bundle's from the folders
+// it copies. A page that shows a figure in one of these forms and gets it wrong fails here.
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { globSync } from "tinyglobby";
+import { afterAll, describe, expect, it } from "vitest";
+import { fixtureHash } from "../../grader/cases/hash.ts";
+import { FixtureSchemas, loadCases } from "../../grader/cases/load.ts";
+import { BUILT_IN_CASES_DIR, kitVersion } from "../../grader/kit.ts";
+import { handoutFiles, summary } from "../../scripts/handout.ts";
+import { run } from "../../solution/src/main.ts";
+import { ROOT } from "../helpers/program.ts";
+
+const PAGES = [
+  "README.md",
+  ...readdirSync(join(ROOT, "docs"))
+    .filter((f) => f.endsWith(".md"))
+    .map((f) => `docs/${f}`),
+  ...readdirSync(join(ROOT, "templates"))
+    .map((dir) => `templates/${dir}/README.md`)
+    .filter((page) => globSync(page, { cwd: ROOT }).length > 0),
+];
+const text = (page: string) => readFileSync(join(ROOT, page), "utf8");
+
+const version = kitVersion();
+const cases = loadCases(BUILT_IN_CASES_DIR, [], new FixtureSchemas());
+const byId = new Map(cases.map((c) => [c.id, c]));
+const required = cases.filter((c) => c.required);
+const extension = cases.filter((c) => !c.required);
+const sum = (list: typeof cases) => list.reduce((total, c) => total + c.points, 0);
+const REQUIRED_POINTS = sum(required);
+const EXTENSION_POINTS = sum(extension);
+
+/**
+ * The private case the pages' examples grade with, `private-cases/01-idle-again`: a copy of
+ * 07-idle-members, as test/e2e/templates.test.ts makes it for the Gradescope bundle.
+ */
+const work = mkdtempSync(join(tmpdir(), "kit-docs-figures-"));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+cpSync(join(BUILT_IN_CASES_DIR, "07-idle-members"), join(work, "private-cases", "01-idle-again"), {
+  recursive: true,
+  filter: (source) => !source.endsWith("recipe.ts"),
+});
+const withPrivate = loadCases(
+  BUILT_IN_CASES_DIR,
+  [join(work, "private-cases")],
+  new FixtureSchemas(),
+);
+const PRIVATE_ID = "private-cases/01-idle-again";
+const privateCase = withPrivate.find((c) => c.id === PRIVATE_ID);
+
+/** A fenced code block of a page, and whether it grades the example's private case too. */
+interface Block {
+  page: string;
+  body: string;
+  withPrivate: boolean;
+}
+
+/** Every fenced block of every page, and each page's prose as one more block. */
+function blocks(): Block[] {
+  const out: Block[] = [];
+  for (const page of PAGES) {
+    const markdown = text(page);
+    for (const m of markdown.matchAll(/^```[^\n]*\n([\s\S]*?)^```$/gm)) {
+      const body = m[1] ?? "";
+      out.push({ page, body, withPrivate: body.includes(PRIVATE_ID) });
+    }
+    const prose = markdown.replace(/^```[^\n]*\n[\s\S]*?^```$/gm, "");
+    out.push({ page, body: prose, withPrivate: false });
+  }
+  return out;
+}
+
+describe("the figures the docs print are the kit's", () => {
+  it("the example's private case loads: 2 required points, as the examples show", () => {
+    expect(privateCase).toMatchObject({ points: 2, required: true });
+  });
+
+  it("every stamp names this kit's version and case set (the whole set where a private case is graded)", () => {
+    const builtIn = fixtureHash(cases);
+    const whole = fixtureHash(withPrivate);
+    expect(whole).not.toBe(builtIn);
+    const wrong: string[] = [];
+    let seen = 0;
+    for (const block of blocks()) {
+      const patterns = [
+        /\bkit (\d+\.\d+\.\d+), fixtures `?([0-9a-f]{16})/gi,
+        /\bKit (\d+\.\d+\.\d+), case set ([0-9a-f]{16})/g,
+        /"kit": \{ "version": "([^"]+)", "fixtures": "([0-9a-f]{16})" \}/g,
+      ];
+      for (const pattern of patterns) {
+        for (const m of block.body.matchAll(pattern)) {
+          seen++;
+          // Where the example grades a private case too, the text report stamps the whole set
+          // (a summary a student reads stamps the built-in cases: "Kit ..., case set ...").
+          const line = block.body.slice(block.body.lastIndexOf("\n", m.index) + 1, m.index);
+          const expected = block.withPrivate && line.startsWith("Grading ") ? whole : builtIn;
+          if (m[1] !== version || m[2] !== expected) {
+            wrong.push(`${block.page}: ${m[0]} (expected ${version}, ${expected})`);
+          }
+        }
+      }
+      for (const m of block.body.matchAll(/name="kit\.(version|fixtures)" value="([^"]+)"/g)) {
+        seen++;
+        if (m[2] !== (m[1] === "version" ? version : builtIn)) wrong.push(`${block.page}: ${m[0]}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+    expect(seen).toBeGreaterThan(10);
+  });
+
+  it("every Required:/Extension: line, batch line and case count has the case set's maxima", () => {
+    const wrong: string[] = [];
+    let seen = 0;
+    const check = (block: Block, shown: string, ok: boolean) => {
+      seen++;
+      if (!ok) wrong.push(`${block.page}: ${shown}`);
+    };
+    for (const block of blocks()) {
+      const extra = block.withPrivate ? 1 : 0;
+      const requiredPoints = REQUIRED_POINTS + extra * (privateCase?.points ?? 0);
+      for (const m of block.body.matchAll(
+        /\b(Required|Extension): +(\d+)\/(\d+) points, (\d+) of (\d+) cases passed/g,
+      )) {
+        const [, kind, points = "", max, passed = "", of] = m;
+        const expected =
+          kind === "Required"
+            ? [requiredPoints, required.length + extra]
+            : [EXTENSION_POINTS, extension.length];
+        check(
+          block,
+          m[0],
+          `${max}/${of}` === expected.join("/") && +points <= +expected[0]! && +passed <= +of!,
+        );
+      }
+      // A batch's line per submission, and the job summary's title.
+      for (const m of block.body.matchAll(/: (\d+)\/(\d+) \(extension (\d+)\/(\d+)\)/g)) {
+        check(block, m[0], +m[2]! === REQUIRED_POINTS && +m[4]! === EXTENSION_POINTS);
+      }
+      for (const m of block.body.matchAll(/(\d+)\/(\d+) required points/g)) {
+        check(block, m[0], +m[2]! === REQUIRED_POINTS);
+      }
+      for (const m of block.body.matchAll(/name="(score|extensionScore)" value="(\d+)\/(\d+)"/g)) {
+        check(block, m[0], +m[3]! === (m[1] === "score" ? REQUIRED_POINTS : EXTENSION_POINTS));
+      }
+      for (const m of block.body.matchAll(/\b(\d+) cases(?: each)? (?:\(kit|graded at)/g)) {
+        check(block, m[0], +m[1]! === cases.length + extra);
+      }
+    }
+    expect(wrong).toEqual([]);
+    expect(seen).toBeGreaterThan(20);
+  });
+
+  it("every case a report line, annotation, table row or case list shows has its id's points and kind", () => {
+    const wrong: string[] = [];
+    let seen = 0;
+    // A --random case is worth 1 point (grader/instructor/random/random-cases.ts).
+    const points = (id: string) =>
+      id === PRIVATE_ID ? privateCase?.points : id.startsWith("random/") ? 1 : byId.get(id)?.points;
+    for (const block of blocks()) {
+      const shown = [
+        // text report lines: "✓ 01-...   2/2", and watch mode's
+        ...block.body.matchAll(/^[✓✗] ([\w/-]+) +(\d+)\/(\d+)\b/gmu),
+        // GitHub annotations: "title=06-... (0/2"
+        ...block.body.matchAll(/title=([\w-]+) \((\d+)\/(\d+)/g),
+        // job summary rows: "| ✅ | 06-...: title | 0/2 |"
+        ...block.body.matchAll(/^\| \S+ \| ([\w-]+): [^|]+\| (\d+)\/(\d+) \|/gmu),
+      ];
+      for (const m of shown) {
+        seen++;
+        if (points(m[1]!) !== +m[3]!) wrong.push(`${block.page}: ${m[0]}`);
+      }
+      for (const m of block.body.matchAll(/^([\w/-]+)\t(\d+)\t(required|extension)$/gm)) {
+        seen++;
+        const c = m[1] === PRIVATE_ID ? privateCase : byId.get(m[1]!);
+        if (c?.points !== +m[2]! || (c.required ? "required" : "extension") !== m[3]) {
+          wrong.push(`${block.page}: ${m[0]}`);
+        }
+      }
+    }
+    expect(wrong).toEqual([]);
+    expect(seen).toBeGreaterThan(10);
+  });
+
+  it("every built-in case id a page names is a case of the kit", () => {
+    const unknown: string[] = [];
+    let seen = 0;
+    for (const page of PAGES) {
+      for (const m of text(page).matchAll(/(?<![\w/-])(\d{2}-[a-z][a-z0-9]*(?:-[a-z0-9]+)+)/g)) {
+        seen++;
+        if (!byId.has(m[1]!)) unknown.push(`${page}: ${m[1]}`);
+      }
+    }
+    expect(unknown).toEqual([]);
+    expect(seen).toBeGreaterThan(10);
+  });
+
+  it("the gradebook example has the gradebook's maxima and the first and last case columns", () => {
+    const page = text("docs/instructors.md");
+    const csv = /^```\n(submission,[^\n]*\n(?:[^\n]+\n)+)```$/m.exec(page)?.[1];
+    expect(csv).toBeDefined();
+    const [header = "", ...rows] = (csv ?? "").trim().split("\n");
+    const columns = header.split(",");
+    const col = (name: string) => columns.indexOf(name);
+    expect(columns.slice(0, 5)).toEqual([
+      "submission",
+      "score",
+      "max",
+      "extension_score",
+      "extension_max",
+    ]);
+    expect(columns[5]).toBe(cases[0]?.id);
+    expect(columns[columns.indexOf("...") + 1]).toBe(cases.at(-1)?.id);
+    for (const row of rows) {
+      const cells = row.split(",");
+      expect(cells[col("max")], row).toBe(String(REQUIRED_POINTS));
+      expect(cells[col("extension_max")], row).toBe(String(EXTENSION_POINTS));
+      expect(+cells[col("score")]!, row).toBeLessThanOrEqual(REQUIRED_POINTS);
+      expect(+cells[col("extension_score")]!, row).toBeLessThanOrEqual(EXTENSION_POINTS);
+    }
+  });
+
+  it("the handout's summary is what npm run handout prints for this kit", () => {
+    const page = text("docs/instructors.md");
+    const shownBlock = /^```\n(wrote \.\.\/kafka-range-handout\/[\s\S]*?)^```$/m.exec(page)?.[1];
+    expect(shownBlock).toBeDefined();
+    const printed = summary(
+      {
+        files: handoutFiles(),
+        stamp: {
+          kit: { version, fixtures: fixtureHash(cases) },
+          cases: cases.length,
+          builtFrom: null,
+        },
+      },
+      "../kafka-range-handout",
+    ).split("\n");
+    // Each line shown is a line printed, in the printed order ("..." stands for lines left out).
+    let at = 0;
+    for (const line of (shownBlock ?? "").trimEnd().split("\n")) {
+      if (line === "...") continue;
+      const found = printed.indexOf(line, at);
+      expect(found, `not printed (in this order): ${line}`).toBeGreaterThanOrEqual(0);
+      at = found + 1;
+    }
+    expect(shownBlock).toContain(`${handoutFiles().length} files.`);
+  });
+
+  it("the Gradescope bundle's folder counts are the files of the folders it copies", () => {
+    const page = text("templates/gradescope/README.md");
+    const shown = [...page.matchAll(/^wrote \.\.\/autograder\/([\w-]+)\/ \((\d+) files\)$/gm)];
+    expect(shown.map((m) => m[1])).toEqual(["fixtures", "grader", "private-cases", "starter"]);
+    for (const [, folder = "", count] of shown) {
+      // As gradescope-bundle copies them: every file, dot files too, not node_modules/.DS_Store.
+      const dir = folder === "private-cases" ? work : ROOT;
+      const files = globSync(`${folder}/**`, {
+        cwd: dir,
+        dot: true,
+        followSymbolicLinks: false,
+        ignore: ["**/node_modules/**", "**/.DS_Store"],
+      });
+      expect(files.length, folder).toBe(+count!);
+    }
+  });
+
+  it("a batch example's time matches the rate docs/performance.md measured", () => {
+    // "0.35 submissions/s" in the batch row of performance.md's table.
+    const rate = +(/([\d.]+) submissions\/s/.exec(text("docs/performance.md"))?.[1] ?? "NaN");
+    expect(rate).toBeGreaterThan(0);
+    let seen = 0;
+    for (const page of PAGES) {
+      for (const m of text(page).matchAll(/Graded (\d+) submissions in ([\d.]+) s/g)) {
+        seen++;
+        const expected = +m[1]! / rate;
+        expect(Math.abs(+m[2]! - expected) / expected, `${page}: ${m[0]}`).toBeLessThan(0.2);
+      }
+    }
+    expect(seen).toBeGreaterThan(0);
+  });
+});
+
+describe("the program's example outputs are the reference's", () => {
+  /** The json blocks of a page, in order. */
+  const jsonBlocks = (page: string) =>
+    [...text(page).matchAll(/^```json\n([\s\S]*?)^```$/gm)].map((m) => m[1] ?? "");
+
+  it("README.md: each `echo '...' | npx tsx solution/src/main.ts` prints the `#` line after it", () => {
+    const examples = [
+      ...text("README.md").matchAll(
+        /^echo '([^']*)' \\\n {2}\| npx tsx solution\/src\/main\.ts\n# (.*)$/gm,
+      ),
+    ];
+    expect(examples).toHaveLength(2);
+    for (const [, input = "", output] of examples) {
+      const result = run([], input);
+      expect(result).toMatchObject({ exitCode: 0, stderr: "" });
+      expect(result.stdout.trim(), input).toBe(output);
+    }
+  });
+
+  it("docs/program.md: the answers shown for its two inputs", () => {
+    const [input, racksInput, racksAnswer, answer] = jsonBlocks("docs/program.md");
+    expect(JSON.parse(input ?? "")).toHaveProperty("members");
+    expect(run([], racksInput ?? "")).toMatchObject({ exitCode: 0, stdout: racksAnswer });
+    expect(run([], input ?? "")).toMatchObject({ exitCode: 0, stdout: answer });
+  });
+
+  it("docs/program.md: the error lines shown for bad racks and bad bytes", () => {
+    const page = text("docs/program.md").replace(/\n\s*/g, " ");
+    const racks = JSON.parse(jsonBlocks("docs/program.md")[1] ?? "") as {
+      partitionRacks: Record<string, unknown[]>;
+    };
+    const audit = { ...racks, partitionRacks: { ...racks.partitionRacks, audit: [] } };
+    const three = { ...racks, partitionRacks: { orders: racks.partitionRacks.orders?.slice(1) } };
+    // 0000 version, 00000002 topics, "a", then a 4-byte name with 2 bytes left (offset 11).
+    const bytes = {
+      topics: { a: 1 },
+      members: [{ memberId: "c-3", metadata: "0000 00000002 0001 61 0004 6162" }],
+    };
+    for (const [input, exitCode] of [
+      [audit, 2],
+      [three, 2],
+      [bytes, 1],
+    ] as const) {
+      const result = run([], JSON.stringify(input));
+      expect(result.exitCode).toBe(exitCode);
+      const line = result.stderr.split("\n")[0] ?? "";
+      expect(page, line).toContain(`\`${line}\``);
+    }
+  });
+});
