@@ -3,7 +3,7 @@
 // checked against the kit itself, computed in process: the case set from fixtures/, the handout's
 // files from scripts/handout.ts's own listing and its own summary, the bundle's from the folders
 // it copies. A page that shows a figure in one of these forms and gets it wrong fails here.
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { globSync } from "tinyglobby";
@@ -13,6 +13,12 @@ import { FixtureSchemas, loadCases } from "../../grader/cases/load.ts";
 import { BUILT_IN_CASES_DIR, kitVersion } from "../../grader/kit.ts";
 import { handoutFiles, summary } from "../../scripts/handout.ts";
 import { run } from "../../solution/src/main.ts";
+import { MEMORY_MIB, OUTPUT_CAP_BYTES, STDERR_MAX_BYTES } from "../../grader/limits.ts";
+import { DATA_BEYOND_HEAP_MIB, PROGRAM_OPEN_FILES } from "../../grader/run/program.ts";
+import { PROCESS_LIMIT } from "../../grader/run/sandbox.ts";
+import { STAGE_LIMITS } from "../../grader/run/stage.ts";
+import { ANSWER_SIZE_FACTOR } from "../../grader/verdict/answer-size.ts";
+import { LINE_MAX_BYTES, STDERR_MAX_LINES } from "../../grader/verdict/capped-text.ts";
 import { ROOT } from "../helpers/program.ts";
 
 const PAGES = [
@@ -331,5 +337,66 @@ describe("the program's example outputs are the reference's", () => {
       const line = result.stderr.split("\n")[0] ?? "";
       expect(page, line).toContain(`\`${line}\``);
     }
+  });
+});
+
+describe("the limits the docs state are the grader's", () => {
+  const MIB = 1024 * 1024;
+  /** Each phrasing the pages use for a limit, and the numbers it must hold, in order. */
+  const PHRASES: [RegExp, number[]][] = [
+    [/first (\d+) lines and (\d+) KiB/g, [STDERR_MAX_LINES, STDERR_MAX_BYTES / 1024]],
+    [/each line (?:to its first|cut at) (\d+)\s+bytes/g, [LINE_MAX_BYTES]],
+    [
+      /(\d+) MiB output cap|output cap \((\d+) MiB\)|over the (\d+) MiB cap/g,
+      [OUTPUT_CAP_BYTES / MIB],
+    ],
+    [/(\d+) MiB heap limit|heap limit \((\d+) MiB|within its (\d+) MiB/g, [MEMORY_MIB]],
+    [/--max-old-space-size`\) \+ (\d+) MiB/g, [DATA_BEYOND_HEAP_MIB]],
+    [/at most (\d+) open files, at most (\d+) processes/g, [PROGRAM_OPEN_FILES, PROCESS_LIMIT]],
+    [
+      /at most (\d+) files, (\d+) MiB each, (\d+) MiB in all, (\d+) folders deep/g,
+      [
+        STAGE_LIMITS.maxFiles,
+        STAGE_LIMITS.maxFileBytes / MIB,
+        STAGE_LIMITS.maxTotalBytes / MIB,
+        STAGE_LIMITS.maxDepth,
+      ],
+    ],
+    [/more than (\d+) times the members/g, [ANSWER_SIZE_FACTOR]],
+  ];
+
+  it.each(PHRASES.map(([pattern, values]) => [String(pattern), pattern, values] as const))(
+    "%s",
+    (_, pattern, values) => {
+      const found: string[] = [];
+      for (const page of PAGES) {
+        for (const m of text(page).replace(/\n\s*/g, " ").matchAll(pattern)) {
+          const numbers = m
+            .slice(1)
+            .filter((n) => n !== undefined)
+            .map(Number);
+          expect(numbers, `${page}: ${m[0]}`).toEqual(values);
+          found.push(page);
+        }
+      }
+      expect(found.length, "the phrase appears in some page").toBeGreaterThan(0);
+    },
+  );
+});
+
+describe("docs/instructors.md: the handout section names what scripts/handout.ts has", () => {
+  it("every constant it names is defined there", () => {
+    const page = text("docs/instructors.md");
+    const section = page.slice(
+      page.indexOf("## The student handout"),
+      page.indexOf("### Publishing it"),
+    );
+    const script = readFileSync(join(ROOT, "scripts", "handout.ts"), "utf8");
+    // Names in capitals that are not the kit's files (LICENSE).
+    const named = [...section.matchAll(/`([A-Z][A-Z0-9_]{3,})`/g)]
+      .map((m) => m[1] ?? "")
+      .filter((name) => !existsSync(join(ROOT, name)));
+    expect(named).toEqual(expect.arrayContaining(["HANDOUT", "RUNTIME_PACKAGES"]));
+    expect(named.filter((name) => !new RegExp(`\\bconst ${name}\\b`).test(script))).toEqual([]);
   });
 });
