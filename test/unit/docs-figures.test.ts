@@ -110,6 +110,13 @@ describe("the figures the docs print are the kit's", () => {
           }
         }
       }
+      // gradescope-bundle's second stamp line, with the example's private case.
+      for (const m of block.body.matchAll(
+        /With the private cases: fixtures ([0-9a-f]{16}) \((\d+) cases\)/g,
+      )) {
+        seen++;
+        if (m[1] !== whole || +m[2]! !== withPrivate.length) wrong.push(`${block.page}: ${m[0]}`);
+      }
       for (const m of block.body.matchAll(/name="kit\.(version|fixtures)" value="([^"]+)"/g)) {
         seen++;
         if (m[2] !== (m[1] === "version" ? version : builtIn)) wrong.push(`${block.page}: ${m[0]}`);
@@ -152,6 +159,11 @@ describe("the figures the docs print are the kit's", () => {
       }
       for (const m of block.body.matchAll(/name="(score|extensionScore)" value="(\d+)\/(\d+)"/g)) {
         check(block, m[0], +m[3]! === (m[1] === "score" ? REQUIRED_POINTS : EXTENSION_POINTS));
+      }
+      for (const m of block.body.matchAll(
+        /(?<!private cases: )fixtures [0-9a-f]{16} \((\d+) cases\)[:,]/g,
+      )) {
+        check(block, m[0], +m[1]! === cases.length);
       }
       for (const m of block.body.matchAll(/\b(\d+) cases(?: each)? (?:\(kit|graded at)/g)) {
         check(block, m[0], +m[1]! === cases.length + extra);
@@ -398,5 +410,22 @@ describe("docs/instructors.md: the handout section names what scripts/handout.ts
       .filter((name) => !existsSync(join(ROOT, name)));
     expect(named).toEqual(expect.arrayContaining(["HANDOUT", "RUNTIME_PACKAGES"]));
     expect(named.filter((name) => !new RegExp(`\\bconst ${name}\\b`).test(script))).toEqual([]);
+  });
+});
+
+describe("docs/platforms.md: Exercism's limits are bin/run.sh's", () => {
+  it("--timeout, --time-budget and the watchdog as the script sets them", () => {
+    const script = readFileSync(join(ROOT, "bin", "run.sh"), "utf8");
+    const setting = (name: string) =>
+      +(new RegExp(`^${name}=(\\d+)$`, "m").exec(script)?.[1] ?? "NaN");
+    const cpuMs = setting("CASE_CPU_MS");
+    const budget = setting("TIME_BUDGET_S");
+    const watchdog = setting("WATCHDOG_S");
+    const page = text("docs/platforms.md").replace(/\n\s*/g, " ");
+    expect(page).toContain(`\`--timeout ${cpuMs} --time-budget ${budget}\``);
+    expect(page).toContain(`stops the grader after ${watchdog} s (\`timeout -k 1 ${watchdog}\`)`);
+    expect(page).toContain(`each case gets ${cpuMs / 1000} s of CPU time`);
+    expect(page).toContain(`\`--time-budget ${budget}\` ends the grading ${budget} s after`);
+    expect(page).toContain(`still running at ${watchdog} s`);
   });
 });
