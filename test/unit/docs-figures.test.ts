@@ -429,3 +429,32 @@ describe("docs/platforms.md: Exercism's limits are bin/run.sh's", () => {
     expect(page).toContain(`still running at ${watchdog} s`);
   });
 });
+
+describe("docs/performance.md: the measured record adds up", () => {
+  // The times are a dated measurement (npm run bench); what can drift is a figure changed without
+  // the ones derived from it, and the case count, which is the kit's.
+  const page = text("docs/performance.md");
+  const row = (start: string) => page.split("\n").find((line) => line.startsWith(start)) ?? "";
+
+  it("grading the reference: all the built-in cases; the floor and the ratio from the times", () => {
+    const line = row("| grade the reference, all ");
+    const [, count, ratio, time, floor, n, startMs, cores] =
+      /all (\d+) cases \| \*\*([\d.]+)x the floor\*\*.*?\| ([\d.]+) s against a floor of ([\d.]+) s \((\d+) x (\d+) ms \/ (\d+) cores\)/.exec(
+        line,
+      ) ?? [];
+    expect(+count!).toBe(cases.length);
+    expect(+n!).toBe(cases.length);
+    expect(Math.abs((+n! * +startMs!) / +cores! / 1000 - +floor!)).toBeLessThan(0.01);
+    expect(Math.abs(+time! / +floor! - +ratio!)).toBeLessThan(0.01);
+  });
+
+  it("the batch: the ratio and the rate from the times", () => {
+    const line = row("| a batch of ");
+    const [, count, ratio, time, floor, rate] =
+      /a batch of (\d+) submissions.*?\*\*([\d.]+)x \d+ floors\*\*.*?\| (\d+) s against a floor of (\d+) s; ([\d.]+) submissions\/s/.exec(
+        line,
+      ) ?? [];
+    expect(Math.abs(+time! / +floor! - +ratio!)).toBeLessThan(0.02);
+    expect(Math.abs(+count! / +time! - +rate!)).toBeLessThan(0.01);
+  });
+});
