@@ -154,6 +154,12 @@ describe("the figures the docs print are the kit's", () => {
       for (const m of block.body.matchAll(/: (\d+)\/(\d+) \(extension (\d+)\/(\d+)\)/g)) {
         check(block, m[0], +m[2]! === REQUIRED_POINTS && +m[4]! === EXTENSION_POINTS);
       }
+      // GitHub Classroom's points: the required maximum.
+      for (const m of block.body.matchAll(
+        /Points (\d+)\/(\d+)|"maxPoints":(\d+)|(\d+) of the (\d+) required points/g,
+      )) {
+        check(block, m[0], +(m[2] ?? m[3] ?? m[5])! === REQUIRED_POINTS);
+      }
       for (const m of block.body.matchAll(/(\d+)\/(\d+) required points/g)) {
         check(block, m[0], +m[2]! === REQUIRED_POINTS);
       }
