@@ -71,7 +71,9 @@ export interface RepositoryResult {
   /**
    * `upgraded`: every kit-owned file at NEW, the stamp written; `current`: nothing to do, already
    * at NEW; `conflicts`: the non-conflicting files upgraded, the stamp left at OLD; `refused`:
-   * nothing read beyond the stamp, nothing written (see `message`).
+   * nothing read beyond the stamp, nothing written (see `message`), or, when the message starts
+   * with "stopped part-way", a file could not be read or written: the stamp is left at OLD, and
+   * running again once it can carries on.
    */
   status: "upgraded" | "current" | "conflicts" | "refused";
   /** The stamp the repository held before: null when refused for want of one. */
@@ -208,7 +210,11 @@ export function upgradeRepository(
     message: "",
   };
   if (!existsSync(repo) || !lstatSync(repo).isDirectory()) {
-    result.message = "no such folder";
+    result.message = !existsSync(repo)
+      ? "no such folder"
+      : lstatSync(repo).isSymbolicLink()
+        ? "a symbolic link, not a folder"
+        : "not a folder";
     return result;
   }
   const stampHeld = held(repo, STAMP_FILE);
@@ -384,7 +390,23 @@ function main(argv: string[]): number {
   const to = readHandout(resolve(cwd, values.to), "--to");
   const options = { keep: values.keep, dryRun: values["dry-run"] };
   const results = positionals.map((repo) => {
-    const result = upgradeRepository(resolve(cwd, repo), from, to, options);
+    let result: RepositoryResult;
+    try {
+      result = upgradeRepository(resolve(cwd, repo), from, to, options);
+    } catch (error) {
+      // A file the command may not read or write: this repository stops, the others go on.
+      result = {
+        repository: repo,
+        status: "refused",
+        from: null,
+        added: [],
+        updated: [],
+        removed: [],
+        conflicts: [],
+        starterChanged: [],
+        message: `stopped part-way: ${error instanceof Error ? error.message : String(error)}`,
+      };
+    }
     if (!values.json) process.stdout.write(`${describe(result, repo)}\n`);
     return result;
   });

@@ -226,6 +226,12 @@ describe("upgradeRepository", () => {
     expect(upgradeRepository(unstamped, from, to)).toMatchObject({ status: "refused", from: null });
     expect(treeOf(unstamped)).toEqual({ "src/main.ts": "main 1.1\n" });
 
+    symlinkSync(join(work, "clean"), join(work, "link-to-clean"));
+    expect(upgradeRepository(join(work, "link-to-clean"), from, to)).toMatchObject({
+      status: "refused",
+      message: "a symbolic link, not a folder",
+    });
+
     const missing = upgradeRepository(join(work, "no-such-repo"), from, to);
     expect(missing).toMatchObject({ status: "refused", message: "no such folder" });
     // One refusal among upgrades makes the run's exit 2.
