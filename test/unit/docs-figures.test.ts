@@ -23,6 +23,7 @@ import { ROOT } from "../helpers/program.ts";
 
 const PAGES = [
   "README.md",
+  "handout/README.md", // its {{placeholders}} are filled from the kit; its other figures are checked here
   ...readdirSync(join(ROOT, "docs"))
     .filter((f) => f.endsWith(".md"))
     .map((f) => `docs/${f}`),
