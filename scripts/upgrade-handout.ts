@@ -87,13 +87,27 @@ export interface RepositoryResult {
   message: string;
 }
 
-/** What every file under `dir` holds, relative paths with `/`; node_modules and .git left out. */
+/**
+ * What a handout folder leaves out of the kit's files: git's folder, and what handout/gitignore
+ * ignores (what npm ci and a grading write in a handout that was tried: packages, the compiled
+ * grader, reports and logs at its root).
+ */
+const NOT_KIT_FILES = [
+  ".git/**/*",
+  "node_modules/**/*",
+  ".grader/**/*",
+  "*.log",
+  "results.json",
+  "junit.xml",
+];
+
+/** Every file under `dir`, relative paths with `/`, sorted; NOT_KIT_FILES left out. */
 function listFiles(dir: string): string[] {
   return globSync("**", {
     cwd: dir,
     dot: true,
     followSymbolicLinks: false,
-    ignore: ["node_modules/**/*", ".git/**/*"],
+    ignore: NOT_KIT_FILES,
   }).sort();
 }
 
@@ -116,7 +130,7 @@ const sameStamp = (a: Stamp, b: Stamp) => a.version === b.version && a.fixtures 
 const showStamp = (s: Stamp) => `kit ${s.version}, fixtures ${s.fixtures}`;
 
 /**
- * Reads a handout folder built by `npm run handout` (its node_modules left out).
+ * Reads a handout folder built by `npm run handout`, or a clone of one (NOT_KIT_FILES left out).
  *
  * @param label `--from` or `--to`, for messages
  * @throws SetupError when `dir` is not a folder or has no valid kit-stamp.json

@@ -76,8 +76,13 @@ function treeOf(dir: string): Record<string, string> {
 
 const oldDir = writeTree(join(work, "old"), OLD);
 const newDir = writeTree(join(work, "new"), NEW);
-// An installed handout: node_modules is not part of it.
-writeTree(newDir, { "node_modules/x/index.js": "installed\n" });
+// A handout that was installed and tried: none of what that wrote is the kit's.
+writeTree(newDir, {
+  "node_modules/x/index.js": "installed\n",
+  ".grader/cli.mjs": "the compiled grader\n",
+  "results.json": "{}\n",
+  "npm-debug.log": "log\n",
+});
 const from = readHandout(oldDir, "--from");
 const to = readHandout(newDir, "--to");
 
@@ -86,7 +91,7 @@ const repoFromOld = (name: string, extra: Record<string, string> = {}) =>
   writeTree(writeTree(join(work, name), OLD), { ...WORK, ...extra });
 
 describe("readHandout", () => {
-  it("reads the stamp and every file but node_modules", () => {
+  it("reads the stamp and every file but what installing and grading wrote", () => {
     expect(from.stamp).toEqual({ version: "1.1.0", fixtures: "aaaaaaaaaaaaaaaa" });
     expect([...to.files.keys()].sort()).toEqual(Object.keys(NEW).sort());
   });
