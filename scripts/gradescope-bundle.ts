@@ -22,7 +22,8 @@ import { zipSync, type Zippable } from "fflate";
 import { globSync } from "tinyglobby";
 import { SetupError } from "../grader/errors.ts";
 import { FixtureSchemas, loadCases } from "../grader/cases/load.ts";
-import { BUILT_IN_CASES_DIR, KIT_ROOT } from "../grader/kit.ts";
+import { fixtureHash } from "../grader/cases/hash.ts";
+import { BUILT_IN_CASES_DIR, KIT_ROOT, kitVersion } from "../grader/kit.ts";
 import { unfinishedCases, unfinishedLines } from "../grader/cases/placeholders.ts";
 import { bakeOptions, type BundleOptions } from "./gradescope-options.ts";
 import {
@@ -184,6 +185,26 @@ function buildBundle(
   return { written, fullMarks };
 }
 
+/**
+ * The bundle's stamps: the built-in cases' (what students see, as the handout's kit-stamp.json
+ * records it) and, with private cases, the whole set's (what the text report, for instructors only,
+ * prints), each a fixtureHash as the grader computes it.
+ */
+function stampLines(fixtures: readonly string[]): string[] {
+  const schemas = new FixtureSchemas();
+  const builtIn = loadCases(BUILT_IN_CASES_DIR, [], schemas);
+  const lines = [
+    `Kit ${kitVersion()}, fixtures ${fixtureHash(builtIn)} (${builtIn.length} cases): the stamp students see, as in the handout's kit-stamp.json.`,
+  ];
+  if (fixtures.length > 0) {
+    const all = loadCases(BUILT_IN_CASES_DIR, [...fixtures], schemas);
+    lines.push(
+      `With the private cases: fixtures ${fixtureHash(all)} (${all.length} cases), the stamp of the text report instructors see.`,
+    );
+  }
+  return [...lines, ``];
+}
+
 function main(argv: string[]): number {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -221,6 +242,7 @@ function main(argv: string[]): number {
         (w) => `wrote ${shown(w.path)}${w.files === null ? "" : `/ (${w.files} files)`}`,
       ),
       ``,
+      ...stampLines(fixtures),
       `Upload ${shown(`${out}.zip`)} on Gradescope (the assignment's Configure Autograder page, Zip`,
       `file upload). Private cases: ${fixtures.length === 0 ? "none" : fixtures.map((f) => basename(f)).join(", ")}.`,
       values.types

@@ -546,8 +546,12 @@ export function buildHandout(out: string, workflow: HandoutWorkflow = "own"): Ha
   return { files, stamp };
 }
 
-/** The build's report: one line per top-level entry of OUT, the stamp, and what to do next. */
-function summary(build: HandoutBuild, shown: string): string {
+/**
+ * The build's report: one line per top-level entry of OUT, the stamp, and what to do next.
+ *
+ * @param shown OUT as the user wrote it, for the `wrote` lines
+ */
+export function summary(build: HandoutBuild, shown: string): string {
   const counts = new Map<string, number>();
   for (const file of build.files) {
     const top = file.path.includes("/") ? `${file.path.split("/")[0]}/` : file.path;

@@ -4,7 +4,8 @@
 // its workflow's grading step, run as GitHub runs it, on the untouched src/ (0, every case "not
 // implemented", the kit's stamp) and on the reference's two files copied in (full marks); and a
 // copy with a catalogued mistake, on a case that shows it, named from diagnosis.json (the handout
-// has no mutants). Packages come from the npm cache when they can.
+// has no mutants). Packages come from the npm cache when they can. `npm run upgrade-handout` is run
+// on repositories made from an older copy of the built handout (before it is installed).
 import type { SpawnSyncReturns } from "node:child_process";
 import {
   cpSync,
@@ -17,7 +18,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { globSync } from "tinyglobby";
 import { parse as parseYaml } from "yaml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -349,6 +350,134 @@ describe("npm run handout -- OUT: what the handout holds", () => {
     expect(result.status, result.stderr).toBe(2);
     expect(result.stderr).toContain("LESSON.md contains a line of the reference");
     expect(existsSync(leaky)).toBe(false);
+  }, 60_000);
+});
+
+// npm run upgrade-handout, through npm from another folder as an instructor types it, on student
+// repositories made from an older copy of this handout: the copy lacks the rack cases (47-56) and
+// the rack figure, has a grader file the new one dropped, another src/main.ts and starter
+// range-assignor.ts, and the stamp of kit 1.1.0 over its 46 cases.
+describe("npm run upgrade-handout: a previous version's repositories with a student's work in them", () => {
+  const old = join(work, "handout-old");
+  const repos = join(work, "repos");
+  const RACK_CASES = /^fixtures\/cases\/(4[7-9]|5[0-6])-/;
+  const NOTES = "what I learned\n";
+  const upgrade = (args: string[]) =>
+    run("npm", ["--prefix", ROOT, "run", "-s", "upgrade-handout", "--", ...args], work);
+  let dropped: string[] = [];
+
+  beforeAll(() => {
+    cpSync(out, old, { recursive: true, filter: (src) => !src.includes("node_modules") });
+    dropped = listed.filter((p) => RACK_CASES.test(p) || p === "figures/rack-aware-7-3.svg");
+    expect(dropped.length).toBe(10 * 3 + 1);
+    for (const path of dropped) rmSync(join(old, path));
+    for (const path of listed.filter((p) => RACK_CASES.test(p))) {
+      rmSync(dirname(join(old, path)), { recursive: true, force: true });
+    }
+    writeFileSync(join(old, "grader", "dropped-in-1.2.ts"), "export {};\n");
+    for (const path of ["src/main.ts", "src/range-assignor.ts"]) {
+      writeFileSync(join(old, path), `// 1.1\n${readFileSync(join(out, path), "utf8")}`);
+    }
+    const oldCases = loadCases(join(old, "fixtures", "cases"), [], new FixtureSchemas());
+    expect(oldCases).toHaveLength(46);
+    const oldStamp = { version: "1.1.0", fixtures: fixtureHash(oldCases) };
+    writeFileSync(
+      join(old, "kit-stamp.json"),
+      `${JSON.stringify({ kit: oldStamp, cases: 46, builtFrom: null }, null, 2)}\n`,
+    );
+    const readme = readFileSync(join(out, "README.md"), "utf8");
+    const stampText = `kit ${kitStamp.version}, fixtures ${kitStamp.fixtures}`;
+    expect(readme).toContain(stampText);
+    writeFileSync(
+      join(old, "README.md"),
+      readme.replaceAll(stampText, `kit 1.1.0, fixtures ${oldStamp.fixtures}`),
+    );
+    // Two students' repositories from the old handout: the reference's two files and notes;
+    // bob also wrote in README.md, which the new handout changes.
+    for (const name of ["alice", "bob"]) {
+      cpSync(old, join(repos, name), { recursive: true });
+      for (const file of ["subscription.ts", "range-assignor.ts"]) {
+        cpSync(join(ROOT, "solution", "src", file), join(repos, name, "src", file));
+      }
+      writeFileSync(join(repos, name, "NOTES.md"), NOTES);
+    }
+    writeFileSync(join(repos, "bob", "README.md"), `${readme}\nbob's line\n`);
+  });
+
+  it("upgrades the repository the student did not touch the kit in, reports the other's conflict (exit 1, JSON)", () => {
+    const result = upgrade([
+      "--from",
+      "handout-old",
+      "--to",
+      "handout",
+      "--json",
+      "repos/alice",
+      "repos/bob",
+    ]);
+    expect(result.status, result.stderr).toBe(1);
+    const summary = JSON.parse(result.stdout) as {
+      from: unknown;
+      to: unknown;
+      repositories: {
+        repository: string;
+        status: string;
+        added: string[];
+        updated: string[];
+        removed: string[];
+        conflicts: { path: string; reason: string }[];
+        starterChanged: string[];
+      }[];
+    };
+    expect(summary.to).toEqual(kitStamp);
+    const [alice, bob] = summary.repositories;
+    expect(alice).toMatchObject({
+      repository: "repos/alice",
+      status: "upgraded",
+      added: [...dropped].sort(),
+      updated: ["README.md", "src/main.ts", "kit-stamp.json"],
+      removed: ["grader/dropped-in-1.2.ts"],
+      conflicts: [],
+      starterChanged: ["src/range-assignor.ts"],
+    });
+    expect(bob).toMatchObject({
+      repository: "repos/bob",
+      status: "conflicts",
+      conflicts: [{ path: "README.md", reason: "changed in the repository, and 1.2.0 changes it" }],
+    });
+    // alice: exactly the new handout's files, her two files and her notes.
+    expect(filesUnder(join(repos, "alice"))).toEqual([...listed, "NOTES.md"].sort());
+    for (const path of listed) {
+      const expected = ["src/subscription.ts", "src/range-assignor.ts"].includes(path)
+        ? readFileSync(join(ROOT, "solution", path))
+        : readFileSync(join(out, path));
+      expect(readFileSync(join(repos, "alice", path)), path).toEqual(expected);
+    }
+    expect(readFileSync(join(repos, "alice", "NOTES.md"), "utf8")).toBe(NOTES);
+    // bob: README.md as he wrote it, the stamp still the old one.
+    expect(readFileSync(join(repos, "bob", "README.md"), "utf8")).toContain("bob's line");
+    expect(readFileSync(join(repos, "bob", "kit-stamp.json"), "utf8")).toContain('"1.1.0"');
+  }, 60_000);
+
+  // The first run wrote bob's other files, so only the stamp is left to write.
+  it("finishes bob with --keep README.md, and finds alice already done (exit 0)", () => {
+    const args = ["--from", "handout-old", "--to", "handout", "--keep", "README.md"];
+    const result = upgrade([...args, "repos/bob", "repos/alice"]);
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stdout.split("\n")).toEqual([
+      `repos/bob: upgraded 1.1.0 -> ${kitStamp.version}: 1 updated, 0 added, 0 removed`,
+      "  note src/range-assignor.ts: the starter's version changed; the student's is kept",
+      `repos/alice: already at ${kitStamp.version}`,
+      "",
+    ]);
+    expect(readFileSync(join(repos, "bob", "kit-stamp.json"), "utf8")).toBe(
+      readFileSync(join(out, "kit-stamp.json"), "utf8"),
+    );
+  }, 60_000);
+
+  it("refuses a repository of another version, exit 2, and writes nothing to it", () => {
+    const result = upgrade(["--from", "handout-old", "--to", "handout", "handout-old/grader"]);
+    expect(result.status).toBe(2);
+    expect(result.stdout).toMatch(/^handout-old\/grader: refused, no kit-stamp\.json/);
   }, 60_000);
 });
 

@@ -28,6 +28,9 @@ import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { globSync } from "tinyglobby";
 import { parse as parseYaml } from "yaml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fixtureHash } from "../../grader/cases/hash.ts";
+import { FixtureSchemas, loadCases } from "../../grader/cases/load.ts";
+import { kitVersion } from "../../grader/kit.ts";
 import type { GradescopeResults } from "../../grader/report/gradescope.ts";
 import { CASES_DIR, ROOT } from "../helpers/program.ts";
 import { pathWithSudo, run } from "../helpers/shell.ts";
@@ -202,6 +205,13 @@ describe("templates/gradescope: the bundle and run_autograder", () => {
     expect(readFileSync(join(bundle, "extension-policy"), "utf8")).toBe("bonus\n");
     expect(built.stdout).toContain(
       `\nExtension policy: bonus (extension points added once every required case passes).\nSet the assignment's total points on Gradescope to ${casePoints(true) + 2}.\n`,
+    );
+    // The stamps: the built-in cases' (a handout's kit-stamp.json), then the whole set's.
+    const schemas = new FixtureSchemas();
+    const builtIn = loadCases(CASES_DIR, [], schemas);
+    const all = loadCases(CASES_DIR, [join(bundle, "..", privateName)], schemas);
+    expect(built.stdout).toContain(
+      `\nKit ${kitVersion()}, fixtures ${fixtureHash(builtIn)} (${builtIn.length} cases): the stamp students see, as in the handout's kit-stamp.json.\nWith the private cases: fixtures ${fixtureHash(all)} (${builtIn.length + 1} cases), the stamp of the text report instructors see.\n`,
     );
   });
 
