@@ -57,6 +57,7 @@ async function gradeOne(command: GradeCommand, context: GradingContext): Promise
     writeReportFile(
       command.showPrivate,
       privateViewText(results.submission, views, results.notGraded),
+      { ownerOnly: true },
     );
   return everyRequiredPassed(results.cases) ? 0 : 1;
 }

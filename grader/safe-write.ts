@@ -4,14 +4,25 @@
  * opened without following a final symbolic link and without blocking, must turn out to be a
  * regular file, and only then is truncated and written.
  */
-import { closeSync, constants, fstatSync, ftruncateSync, openSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  fchmodSync,
+  fstatSync,
+  ftruncateSync,
+  openSync,
+  writeSync,
+} from "node:fs";
 import { SetupError } from "./errors.ts";
 
 /**
- * Writes `data` to `path`, creating it (mode 0644) or replacing a regular file's contents.
+ * Writes `data` to `path`, creating it (mode 0644, or 0600 with `ownerOnly`) or replacing a regular
+ * file's contents.
  *
  * @param options.exclusive create the file only: an existing one (of any kind) is an error, never
  *   written over (the batch's results files, one per submission)
+ * @param options.ownerOnly for the owner's eyes alone (the instructor's view of private cases):
+ *   created, or an existing file changed, to mode 0600 before anything is written
  * @throws SetupError when `path` is a symbolic link, a FIFO, a socket, a device or a folder,
  *   exists already and `exclusive` is set, or cannot be opened (the message names the path and
  *   what it is)
@@ -19,7 +30,7 @@ import { SetupError } from "./errors.ts";
 export function writeReportFile(
   path: string,
   data: string | Uint8Array,
-  options: { exclusive?: boolean } = {},
+  options: { exclusive?: boolean; ownerOnly?: boolean } = {},
 ): void {
   let fd: number;
   try {
@@ -30,7 +41,7 @@ export function writeReportFile(
         constants.O_NOFOLLOW |
         constants.O_NONBLOCK |
         (options.exclusive === true ? constants.O_EXCL : 0),
-      0o644,
+      options.ownerOnly === true ? 0o600 : 0o644,
     );
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
@@ -53,6 +64,7 @@ export function writeReportFile(
         `cannot write the report file ${path}: it is not a regular file; remove it first`,
       );
     }
+    if (options.ownerOnly === true) fchmodSync(fd, 0o600);
     ftruncateSync(fd, 0);
     const bytes = typeof data === "string" ? Buffer.from(data, "utf8") : data;
     let written = 0;

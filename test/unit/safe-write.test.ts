@@ -1,6 +1,14 @@
 // Report files are written without following a planted link and never into a FIFO or socket (a
 // FIFO needs mkfifo, a process: test/e2e/report-fifo.test.ts).
-import { existsSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -17,6 +25,19 @@ describe("writeReportFile", () => {
     writeReportFile(path, "first, longer text\n");
     writeReportFile(path, "second\n");
     expect(readFileSync(path, "utf8")).toBe("second\n");
+  });
+
+  it("ownerOnly: a new file is 0600, and an existing 0644 one is made 0600 before it is written", () => {
+    const d = dir();
+    const fresh = join(d, "private-view.txt");
+    writeReportFile(fresh, "secret\n", { ownerOnly: true });
+    expect(statSync(fresh).mode & 0o777).toBe(0o600);
+    const old = join(d, "old-view.txt");
+    writeFileSync(old, "before");
+    chmodSync(old, 0o644);
+    writeReportFile(old, "secret\n", { ownerOnly: true });
+    expect(statSync(old).mode & 0o777).toBe(0o600);
+    expect(readFileSync(old, "utf8")).toBe("secret\n");
   });
 
   it("refuses a symbolic link and leaves its target untouched", () => {
