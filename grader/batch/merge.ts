@@ -225,10 +225,12 @@ export function runMerge(command: GradeCommand): Promise<number> {
   for (const gap of merged.gaps) process.stderr.write(`grade: warning: ${gap}\n`);
   prepareReportDir(reportDir);
   for (const r of merged.results) writeSubmissionResults(reportDir, r);
+  const graded = new Set(merged.results.map((r) => r.submission));
   const written = writeClassReport(
     reportDir,
     { kit: merged.kit, shard: null, cases: merged.cases, listed: merged.listed },
     merged.results,
+    merged.gaps.length > 0 ? merged.listed.filter((name) => !graded.has(name)) : [],
   );
   const passed = merged.results.filter((r) => everyRequiredPassed(r.cases)).length;
   const partial =

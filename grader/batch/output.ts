@@ -99,12 +99,15 @@ export function writeSubmissionResults(dir: string, results: SubmissionResults):
  *
  * @param manifest the manifest's fields; `listed` (sorted here) defaults to the submissions'
  *   names, a whole class
+ * @param missing folders of the class left out of a partial merge (--allow-partial), which the
+ *   class report names at its top
  * @returns the paths written, relative to OUT
  */
 export function writeClassReport(
   dir: string,
   manifest: Omit<Manifest, "format" | "submissions" | "listed"> & { listed?: readonly string[] },
   submissions: readonly SubmissionResults[],
+  missing: readonly string[] = [],
 ): string[] {
   const sorted = [...submissions].sort((a, b) => byCodeUnits(a.submission, b.submission));
   const full: Manifest = {
@@ -117,7 +120,10 @@ export function writeClassReport(
   };
   writeReportFile(join(dir, "shard.json"), `${safeJson(full)}\n`);
   writeReportFile(join(dir, "gradebook.csv"), gradebookCsv(sorted, manifest.cases));
-  writeReportFile(join(dir, "report.html"), reportHtml(sorted, manifest.cases, manifest.kit));
+  writeReportFile(
+    join(dir, "report.html"),
+    reportHtml(sorted, manifest.cases, manifest.kit, missing),
+  );
   return ["gradebook.csv", "report.html", "results/", "shard.json"];
 }
 

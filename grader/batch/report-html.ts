@@ -127,6 +127,7 @@ body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
 h1 { font-size: 24px; margin: 0 0 4px; }
 h2 { font-size: 18px; margin: 32px 0 8px; border-bottom: 1px solid #d8dee4; padding-bottom: 4px; }
 .meta { color: #57606a; margin: 0 0 16px; }
+.partial { background: #fff8c5; border: 1px solid #d4a72c; padding: 8px 12px; }
 .figures { display: flex; gap: 24px; flex-wrap: wrap; margin: 12px 0; }
 .figure { border: 1px solid #d8dee4; border-radius: 6px; padding: 8px 14px; min-width: 120px; }
 .figure b { display: block; font-size: 22px; }
@@ -201,11 +202,14 @@ function submissionDetails(anchor: string, s: SubmissionResults): string {
  * @param submissions every submission's results JSON, in any order (shown sorted by name)
  * @param cases the batch's cases in fixture order
  * @param kit the kit stamp every result carries
+ * @param missing folders of the class that have no results in the report (a merge with
+ *   --allow-partial): the report says at its top that it is partial, naming them
  */
 export function reportHtml(
   submissions: readonly SubmissionResults[],
   cases: readonly CaseInfo[],
   kit: { version: string; fixtures: string },
+  missing: readonly string[] = [],
 ): string {
   const sorted = [...submissions].sort((a, b) => byCodeUnits(a.submission, b.submission));
   const rows = sorted.map((s, i) => ({ anchor: `submission-${i + 1}`, s }));
@@ -228,7 +232,7 @@ export function reportHtml(
 <body>
 <h1>Class report: Kafka range assignment</h1>
 <p class="meta">Kit ${htmlText(kit.version)}, case set <code>${htmlText(kit.fixtures)}</code>; ${sorted.length} submission${sorted.length === 1 ? "" : "s"}, ${cases.length} case${cases.length === 1 ? "" : "s"}.</p>
-<div class="figures">
+${missing.length === 0 ? "" : `<p class="partial"><b>A partial class:</b> ${missing.length} of its ${sorted.length + missing.length} folders are not in this report (merged with --allow-partial): ${missing.map((name) => `<code>${htmlText(shownName(name))}</code>`).join(", ")}.</p>\n`}<div class="figures">
 <div class="figure"><b>${sorted.length}</b>submissions</div>
 <div class="figure"><b>${full}</b>every required case passed</div>
 <div class="figure"><b>${mean.toFixed(1)}/${maxScore}</b>mean required score</div>

@@ -280,6 +280,11 @@ describe("--merge of the shards of a class", () => {
       "'=eve,2,2,1,1,3,2,bonus,pass,pass,,,",
       "carol,0,2,1,1,0,2,bonus,fail,pass,locale-order,locale-order,",
     ]);
+    // The class report says at its top that it is partial, naming who is missing.
+    expect(read(out, "report.html")).toContain(
+      '<p class="partial"><b>A partial class:</b> 3 of its 5 folders are not in this report (merged with --allow-partial): <code>alice</code>, <code>bob</code>, <code>dave</code>.</p>',
+    );
+    expect(read(join(root, "merged"), "report.html")).not.toContain('class="partial"');
     // The partial report still lists the whole class, so it cannot pass for one.
     expect(readShards([out]).gaps).toEqual([
       `${out} is a partial class: it lacks 3 of its 5 folders ("alice", "bob", "dave")`,
