@@ -182,9 +182,15 @@ describe("every status and reason, from small submissions in test/submissions", 
     const { status, results } = graded("import-answers");
     expectValidResults(results);
     expect(status).toBe(1);
+    // One failure with the build's own error; each case only says it did not run.
+    expect(results.notGraded?.reason).toBe("build-error");
+    expect(results.notGraded?.errors.join("\n")).toContain("outside the submission folder");
     for (const id of [ASSIGN, BAD_INPUT]) {
-      expect(index(results).get(id)).toMatchObject({ status: "error", reason: "build-error" });
-      expect(index(results).get(id)?.message).toContain("outside the submission folder");
+      expect(index(results).get(id)).toMatchObject({
+        status: "error",
+        reason: "build-error",
+        message: "not run: the submission did not build (its errors are at the top of the report)",
+      });
     }
   });
 });
@@ -245,7 +251,10 @@ describe("--types", () => {
     const bad = gradeJson([dir, "--types", "--only", "01-lesson-7-partitions-3-members"]);
     expect(bad.status).toBe(1);
     expect(bad.results.cases[0]).toMatchObject({ status: "error", reason: "build-error" });
-    expect(bad.results.cases[0]?.message).toMatch(/src\/subscription\.ts\(\d+,\d+\): error TS2322/);
+    expect(bad.results.notGraded?.reason).toBe("build-error");
+    expect(bad.results.notGraded?.errors.join("\n")).toMatch(
+      /src\/subscription\.ts\(\d+,\d+\): error TS2322/,
+    );
   });
 });
 
