@@ -27,6 +27,7 @@ import {
   type GradeResults,
   type NotGraded,
   type PrivateCaseView,
+  boundedErrors,
 } from "./results.ts";
 import { prepareProgram, runCase, type PreparedProgram } from "./run/prepare.ts";
 import { MIN_CASE_MS, SkipRule, skipBefore } from "./skip-rule.ts";
@@ -164,7 +165,7 @@ export async function gradeSubmission(options: GradeOptions): Promise<GradeResul
       // One failure for the submission, before any case's line; each case then says "not run".
       notGraded = {
         reason: "build-error",
-        errors: prepared.errors.length > 0 ? prepared.errors : ["unknown error"],
+        errors: prepared.errors.length > 0 ? boundedErrors(prepared.errors) : ["unknown error"],
       };
       for (const r of reporters) r.onNotGraded?.(notGraded);
       cases.forEach((c, i) => {

@@ -169,6 +169,45 @@ export interface NotGraded {
   errors: string[];
 }
 
+/** At most this many of a build's errors are kept in the results (each format shows them all). */
+export const NOT_GRADED_MAX_ERRORS = 50;
+/** ... and at most this many bytes (UTF-8) of them together. */
+export const NOT_GRADED_MAX_BYTES = 16 * 1024;
+
+/**
+ * A build's errors as the results keep them: the first ones, up to NOT_GRADED_MAX_ERRORS entries
+ * and NOT_GRADED_MAX_BYTES bytes together (an entry longer than what is left is cut to it), then
+ * one line saying how many more there were. A submission chooses what its build says (its file
+ * names, the paths it imports, its type errors): the size of every report must not be its choice.
+ *
+ * @param errors one entry per error, as the build gave them
+ * @returns a new array; `errors` itself when it is within both bounds
+ */
+export function boundedErrors(errors: readonly string[]): string[] {
+  const kept: string[] = [];
+  let bytes = 0;
+  for (const error of errors) {
+    const size = Buffer.byteLength(error, "utf8");
+    if (kept.length === NOT_GRADED_MAX_ERRORS || bytes + size > NOT_GRADED_MAX_BYTES) {
+      if (kept.length < NOT_GRADED_MAX_ERRORS && bytes < NOT_GRADED_MAX_BYTES) {
+        const room = NOT_GRADED_MAX_BYTES - bytes;
+        // Cut on a byte boundary: a character split in two decodes to U+FFFD, dropped.
+        const cut = Buffer.from(error, "utf8").subarray(0, room).toString("utf8");
+        kept.push(`${cut.endsWith("\uFFFD") ? cut.slice(0, -1) : cut}…`);
+      }
+      const more = errors.length - kept.length;
+      if (more === 0) return kept;
+      return [
+        ...kept,
+        `… ${more} more error${more === 1 ? "" : "s"} not shown (the first ${kept.length} are above)`,
+      ];
+    }
+    kept.push(error);
+    bytes += size;
+  }
+  return [...errors];
+}
+
 /**
  * What the instructor sees of a private case, in full: its input in brief and Kafka's answer, why
  * it did not pass in the verdict's own words, the explanation with its details (the grid or diff,

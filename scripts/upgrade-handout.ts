@@ -22,6 +22,7 @@
  * OLD's nor NEW's). `--json` prints a machine-readable summary instead of the text; `--dry-run`
  * writes nothing and reports what it would do.
  */
+import { printable } from "../grader/printable.ts";
 import {
   chmodSync,
   existsSync,
@@ -32,6 +33,7 @@ import {
   rmdirSync,
   statSync,
   unlinkSync,
+  renameSync,
   writeFileSync,
 } from "node:fs";
 import { dirname, join, resolve } from "node:path";
@@ -262,9 +264,14 @@ export function upgradeRepository(
   const write = (path: string) => {
     const file = to.files.get(path);
     if (file === undefined || options.dryRun) return;
-    mkdirSync(dirname(join(repo, path)), { recursive: true });
-    writeFileSync(join(repo, path), file.bytes);
-    chmodSync(join(repo, path), file.mode);
+    // A new file renamed over the old one: a file with other names (a hard link to something
+    // outside the repository) keeps its contents, and nothing is written through it.
+    const target = join(repo, path);
+    mkdirSync(dirname(target), { recursive: true });
+    const temporary = `${target}.upgrade-${process.pid}.tmp`;
+    writeFileSync(temporary, file.bytes, { flag: "wx", mode: file.mode });
+    chmodSync(temporary, file.mode);
+    renameSync(temporary, target);
   };
 
   for (const path of paths) {
@@ -421,7 +428,9 @@ function main(argv: string[]): number {
         message: `stopped part-way: ${error instanceof Error ? error.message : String(error)}`,
       };
     }
-    if (!values.json) process.stdout.write(`${describe(result, repo)}\n`);
+    // A repository's stamp and file names are a student's text: made printable line by line.
+    if (!values.json)
+      process.stdout.write(`${describe(result, repo).split("\n").map(printable).join("\n")}\n`);
     return result;
   });
   if (values.json) {

@@ -9,6 +9,7 @@
  */
 import { join, resolve } from "node:path";
 import { SetupError } from "../errors.ts";
+import { printable } from "../report/escape.ts";
 import type { GradeCommand } from "../options.ts";
 import type { SubmissionResults } from "./gradebook.ts";
 import {
@@ -222,7 +223,8 @@ export function runMerge(command: GradeCommand): Promise<number> {
       ].join("\n"),
     );
   }
-  for (const gap of merged.gaps) process.stderr.write(`grade: warning: ${gap}\n`);
+  // A gap names folders, whose names a student chose: made printable, as a refusal's are.
+  for (const gap of merged.gaps) process.stderr.write(`grade: warning: ${printable(gap)}\n`);
   prepareReportDir(reportDir);
   for (const r of merged.results) writeSubmissionResults(reportDir, r);
   const graded = new Set(merged.results.map((r) => r.submission));

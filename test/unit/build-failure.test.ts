@@ -21,7 +21,12 @@ import { jsonReporter } from "../../grader/report/json.ts";
 import { junitReporter } from "../../grader/report/junit.ts";
 import { MemorySink, type Reporter } from "../../grader/report/reporter.ts";
 import { textReporter } from "../../grader/report/text.ts";
-import type { GradeResults } from "../../grader/results.ts";
+import {
+  boundedErrors,
+  NOT_GRADED_MAX_BYTES,
+  NOT_GRADED_MAX_ERRORS,
+  type GradeResults,
+} from "../../grader/results.ts";
 import { DEFAULT_EXTENSION_POLICY } from "../../grader/totals.ts";
 import { privateCase } from "../helpers/results.ts";
 
@@ -287,5 +292,31 @@ describe("a grading whose time budget ran out before any case could start", () =
       "  | the time budget (--time-budget) ran out while the submission was prepared, before any case could start",
     ]);
     expect(lines.filter((l) => l.startsWith("- "))).toHaveLength(3);
+  });
+});
+
+describe("boundedErrors: a build's errors kept within a size the submission cannot choose", () => {
+  it("keeps errors within both bounds as they are", () => {
+    expect(boundedErrors(["a", "b"])).toEqual(["a", "b"]);
+  });
+
+  it("keeps the first 50 errors, then says how many more there were", () => {
+    const errors = Array.from({ length: 120 }, (_, i) => `src/main.ts:${i + 1}:1: error ${i + 1}`);
+    const kept = boundedErrors(errors);
+    expect(kept).toHaveLength(NOT_GRADED_MAX_ERRORS + 1);
+    expect(kept.slice(0, 50)).toEqual(errors.slice(0, 50));
+    expect(kept[50]).toBe("… 70 more errors not shown (the first 50 are above)");
+  });
+
+  it("keeps at most 16 KiB: the error that crosses the bound is cut, on a character boundary", () => {
+    // 10 KiB of ASCII, then an error of 4-byte characters crossing the 16 KiB bound, then one more.
+    const first = "x".repeat(10 * 1024);
+    const second = "\u{1F600}".repeat(4096);
+    const kept = boundedErrors([first, second, "third"]);
+    expect(kept[0]).toBe(first);
+    // 6 KiB of room: 1536 whole characters of 4 bytes, then the cut mark.
+    expect(kept[1]).toBe(`${"\u{1F600}".repeat(1536)}…`);
+    expect(kept[2]).toBe("… 1 more error not shown (the first 2 are above)");
+    expect(kept.join("").length).toBeLessThan(NOT_GRADED_MAX_BYTES);
   });
 });

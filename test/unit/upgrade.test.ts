@@ -3,6 +3,7 @@
 // code, and a second run. Every expected list below is worked out from the files written here.
 import {
   existsSync,
+  linkSync,
   mkdirSync,
   mkdtempSync,
   readFileSync,
@@ -241,5 +242,19 @@ describe("upgradeRepository", () => {
     expect(missing).toMatchObject({ status: "refused", message: "no such folder" });
     // One refusal among upgrades makes the run's exit 2.
     expect(exitCode([missing, upgradeRepository(join(work, "clean"), from, to)])).toBe(2);
+  });
+});
+
+describe("upgradeRepository and hard links", () => {
+  it("replaces a kit file that is a hard link to a file outside the repository, leaving that file as it was", () => {
+    const repo = repoFromOld("hard-linked");
+    const outside = join(work, "outside-a.ts");
+    writeFileSync(outside, OLD["grader/a.ts"] ?? "");
+    unlinkSync(join(repo, "grader/a.ts"));
+    linkSync(outside, join(repo, "grader/a.ts"));
+    const result = upgradeRepository(repo, from, to);
+    expect(result.updated).toContain("grader/a.ts");
+    expect(readFileSync(join(repo, "grader/a.ts"), "utf8")).toBe("a 1.2\n");
+    expect(readFileSync(outside, "utf8")).toBe("a 1.1\n");
   });
 });
