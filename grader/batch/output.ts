@@ -14,8 +14,12 @@
  * the bytes an unsharded run gives.
  */
 import {
+  closeSync,
+  constants,
   existsSync,
+  fstatSync,
   lstatSync,
+  openSync,
   mkdirSync,
   readdirSync,
   readFileSync,
@@ -118,12 +122,13 @@ export function writeClassReport(
     listed: [...(manifest.listed ?? sorted.map((s) => s.submission))].sort(byCodeUnits),
     submissions: sorted.map((s) => ({ name: s.submission, file: resultsFileName(s.submission) })),
   };
-  writeReportFile(join(dir, "shard.json"), `${safeJson(full)}\n`);
   writeReportFile(join(dir, "gradebook.csv"), gradebookCsv(sorted, manifest.cases));
   writeReportFile(
     join(dir, "report.html"),
     reportHtml(sorted, manifest.cases, manifest.kit, missing),
   );
+  // Last: a folder whose shard.json is there is a finished report (readReportDir).
+  writeReportFile(join(dir, "shard.json"), `${safeJson(full)}\n`);
   return ["gradebook.csv", "report.html", "results/", "shard.json"];
 }
 
@@ -134,6 +139,25 @@ function resultsValidator(): ValidateFunction {
     JSON.parse(readFileSync(join(KIT_ROOT, "grader", "results.schema.json"), "utf8")) as object,
   );
   return validateResults;
+}
+
+/** The most shards a manifest may name (--shard I/N's N): a forged count cannot size an array. */
+const MAX_SHARDS = 10_000;
+
+/**
+ * A report folder's file as text, read only when it is a regular file: a FIFO planted in a shard
+ * folder would otherwise hold the merge forever (opened without blocking, then checked).
+ *
+ * @throws Error naming what the path is when it is not a regular file
+ */
+function readRegularFile(path: string): string {
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
+  try {
+    if (!fstatSync(fd).isFile()) throw new Error("not a regular file");
+    return readFileSync(fd, "utf8");
+  } finally {
+    closeSync(fd);
+  }
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -176,7 +200,7 @@ export function readReportDir(dir: string): { manifest: Manifest; results: Submi
   }
   let manifest: unknown;
   try {
-    manifest = JSON.parse(readFileSync(path, "utf8"));
+    manifest = JSON.parse(readRegularFile(path));
   } catch (error) {
     throw new SetupError(`${path} is not valid JSON: ${(error as Error).message}`);
   }
@@ -187,7 +211,13 @@ export function readReportDir(dir: string): { manifest: Manifest; results: Submi
     !isKit(manifest.kit) ||
     !(
       shard === null ||
-      (isRecord(shard) && Number.isInteger(shard.index) && Number.isInteger(shard.count))
+      (isRecord(shard) &&
+        Number.isInteger(shard.count) &&
+        Number.isInteger(shard.index) &&
+        (shard.count as number) >= 1 &&
+        (shard.count as number) <= MAX_SHARDS &&
+        (shard.index as number) >= 1 &&
+        (shard.index as number) <= (shard.count as number))
     ) ||
     !Array.isArray(manifest.cases) ||
     !manifest.cases.every(isCaseInfo) ||
@@ -223,7 +253,7 @@ export function readReportDir(dir: string): { manifest: Manifest; results: Submi
     const resultsPath = join(dir, file);
     let data: unknown;
     try {
-      data = JSON.parse(readFileSync(resultsPath, "utf8"));
+      data = JSON.parse(readRegularFile(resultsPath));
     } catch (error) {
       throw new SetupError(`cannot read ${resultsPath}: ${(error as Error).message}`);
     }

@@ -5,7 +5,7 @@
 // bytes an unsharded run writes, what merge refuses (a partial class among it: a shard of the
 // plan missing or incomplete) and what --allow-partial writes with a warning. One e2e run of the
 // instructor's workflow (test/e2e/batch.test.ts) grades real shards and merges them.
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
@@ -333,6 +333,26 @@ describe("--merge of the shards of a class", () => {
       new SetupError(
         `${stopped} is an incomplete report: it has results/ but no shard.json, so the batch that writes it did not finish (it failed or was stopped); grade that shard again`,
       ),
+    );
+  });
+
+  it("refuses forged shard folders with a message: a shard count no batch writes, a case without mistakes", () => {
+    const huge = join(root, "forged-count");
+    cpSync(shards[0] as string, huge, { recursive: true });
+    const manifest = JSON.parse(read(huge, "shard.json")) as { shard: { count: number } };
+    manifest.shard.count = 4294967296;
+    writeFileSync(join(huge, "shard.json"), JSON.stringify(manifest));
+    expect(() => readShards([huge])).toThrow(
+      `${join(huge, "shard.json")} is not a manifest this grader wrote`,
+    );
+    const bare = join(root, "forged-mistakes");
+    cpSync(shards[0] as string, bare, { recursive: true });
+    const file = join(bare, "results", "carol.json");
+    const results = JSON.parse(readFileSync(file, "utf8")) as { cases: { mistakes?: unknown }[] };
+    for (const c of results.cases) delete c.mistakes;
+    writeFileSync(file, JSON.stringify(results));
+    expect(() => readShards([bare])).toThrow(
+      /carol\.json does not match grader\/results\.schema\.json: .*must have required property 'mistakes'/,
     );
   });
 
