@@ -202,6 +202,21 @@ export interface UpgradeOptions {
   dryRun?: boolean;
 }
 
+/** A repository's result before anything was done (or when it stopped): refused, with `message`. */
+function refused(repo: string, message: string): RepositoryResult {
+  return {
+    repository: repo,
+    status: "refused",
+    from: null,
+    added: [],
+    updated: [],
+    removed: [],
+    conflicts: [],
+    starterChanged: [],
+    message,
+  };
+}
+
 /**
  * Upgrades one repository from `from` to `to` (see the module's comment for the rules).
  *
@@ -214,17 +229,7 @@ export function upgradeRepository(
   to: Handout,
   options: UpgradeOptions = {},
 ): RepositoryResult {
-  const result: RepositoryResult = {
-    repository: repo,
-    status: "refused",
-    from: null,
-    added: [],
-    updated: [],
-    removed: [],
-    conflicts: [],
-    starterChanged: [],
-    message: "",
-  };
+  const result = refused(repo, "");
   if (!existsSync(repo) || !lstatSync(repo).isDirectory()) {
     result.message = !existsSync(repo)
       ? "no such folder"
@@ -416,17 +421,10 @@ function main(argv: string[]): number {
       result = upgradeRepository(resolve(cwd, repo), from, to, options);
     } catch (error) {
       // A file the command may not read or write: this repository stops, the others go on.
-      result = {
-        repository: repo,
-        status: "refused",
-        from: null,
-        added: [],
-        updated: [],
-        removed: [],
-        conflicts: [],
-        starterChanged: [],
-        message: `stopped part-way: ${error instanceof Error ? error.message : String(error)}`,
-      };
+      result = refused(
+        repo,
+        `stopped part-way: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
     // A repository's stamp and file names are a student's text: made printable line by line.
     if (!values.json)
