@@ -283,6 +283,7 @@ export async function prepareGrading(command: GradeCommand): Promise<GradingCont
         diagnosis,
         rerun: { args: command.rerunArgs },
         prepared,
+        isolate: command.isolate,
       };
     },
   };

@@ -24,12 +24,15 @@ import type { Reporter } from "./report/reporter.ts";
 import {
   scoresOf,
   type CaseResult,
+  type CaseRun,
   type GradeResults,
   type NotGraded,
   type PrivateCaseView,
   boundedErrors,
 } from "./results.ts";
 import { prepareProgram, runCase, type PreparedProgram } from "./run/prepare.ts";
+import type { RawRun } from "./run/run-process.ts";
+import { runSharedGroup, sharedRawRun, type SharedReport } from "./run/shared-run.ts";
 import { MIN_CASE_MS, SkipRule, skipBefore } from "./skip-rule.ts";
 import { DEFAULT_EXTENSION_POLICY, type ExtensionPolicy } from "./totals.ts";
 import { capRun, type CappedRun } from "./verdict/capped-text.ts";
@@ -97,6 +100,14 @@ export interface GradeOptions {
   privateViews?: ((views: readonly PrivateCaseView[]) => void) | undefined;
   /** Runs one case's program (runCase; tests give a fake that records when cases run). */
   runCase?: typeof runCase;
+  /**
+   * Every case its own process (--isolate). Otherwise a program that can (Program.shared) runs
+   * each visibility group's cases in one shared process first (run/shared-run.ts), and every case
+   * that did not pass cleanly there runs again alone, its verdict the one reported.
+   */
+  isolate?: boolean | undefined;
+  /** Runs a group's cases shared (runSharedGroup; tests give a fake). */
+  runShared?: typeof runSharedGroup;
 }
 
 /**
@@ -192,32 +203,28 @@ export async function gradeSubmission(options: GradeOptions): Promise<GradeResul
       const program = prepared.program;
       const runOne = options.runCase ?? runCase;
       const aborted = () => options.signal?.aborted === true;
-      const gradeCase = async (c: Case, index: number): Promise<void> => {
-        // Once aborted, the cases still queued start and end at once: none runs.
-        if (aborted()) return;
-        // The earlier cases already make the rule skip this one (skipBefore): no need to run it.
-        // Past the deadline (--time-budget), skipped whatever came before.
-        const why =
-          options.deadline !== undefined && options.deadline - performance.now() < MIN_CASE_MS
-            ? `skipped: the grading's time budget ran out before this case started`
-            : skipBefore(results, index, options.timeoutMs);
-        if (why !== undefined) {
-          results[index] = skipped(c, why);
-          publish();
-          return;
-        }
-        const raw = await runOne(program, c, options);
-        if (aborted()) return;
+      /** Judges a finished run, diagnoses it and publishes its record. */
+      const judgeRun = async (c: Case, index: number, raw: RawRun, ran: CaseRun) => {
         // What the program wrote, capped once for everything after the run (capped-text.ts);
         // stack frames name src/ files, never the sandbox's bundle path, in every message.
         const run = capRun(raw, program.mapStderr);
         const verdict = judge(c, run, options.schemas.output(c.mode), options.timeoutMs);
+        await recordCase(c, index, verdict, run, ran);
+      };
+      const recordCase = async (
+        c: Case,
+        index: number,
+        verdict: Verdict,
+        run: CappedRun,
+        ran: CaseRun,
+      ) => {
         const diagnosis = await diagnoseCase(c, verdict, options.diagnosis);
         const record = (mistakes: readonly string[]) =>
           caseRecord(c, verdict, run, {
             rerun: options.rerun,
             mistakes,
             layouts: diagnosis.layouts,
+            ran,
           });
         if (options.privateViews !== undefined && isPrivateCase(c))
           judged.set(index, { verdict, run, layouts: diagnosis.layouts });
@@ -226,11 +233,72 @@ export async function gradeSubmission(options: GradeOptions): Promise<GradeResul
         results[index] = record(diagnosis.mistakes);
         publish();
       };
+      /** Why a case is not to run now: the skip rule, or the time budget; undefined to run it. */
+      const skipNow = (index: number) =>
+        options.deadline !== undefined && options.deadline - performance.now() < MIN_CASE_MS
+          ? `skipped: the grading's time budget ran out before this case started`
+          : skipBefore(results, index, options.timeoutMs);
+      const gradeCase = async (c: Case, index: number): Promise<void> => {
+        // Once aborted, the cases still queued start and end at once: none runs.
+        if (aborted()) return;
+        // The earlier cases already make the rule skip this one (skipBefore): no need to run it.
+        // Past the deadline (--time-budget), skipped whatever came before.
+        const why = skipNow(index);
+        if (why !== undefined) {
+          results[index] = skipped(c, why);
+          publish();
+          return;
+        }
+        const raw = await runOne(program, c, options);
+        if (aborted()) return;
+        await judgeRun(c, index, raw, "isolated");
+      };
       // Each phase's cases start in grading order, `concurrency` at a time (p-limit keeps the
       // queue) or in the slots shared with other gradings.
       const slots = options.slots ?? pLimit(Math.max(1, options.concurrency));
+      const shared = options.isolate === true ? undefined : program.shared;
+      const runShared = options.runShared ?? runSharedGroup;
+      /**
+       * A phase's cases. With a shared run, its process (in one slot) runs them all first, and
+       * each report is dealt with as it comes: a clean pass is judged and recorded as run shared,
+       * every other case queued to run alone (in the other slots meanwhile), as is every case the
+       * shared run gave no report for.
+       */
       const gradePhase = async (from: number, to: number) => {
-        await slots.map(cases.slice(from, to), (c, k) => gradeCase(c, from + k));
+        const all = Array.from({ length: to - from }, (_, k) => from + k);
+        const tasks: Promise<void>[] = [];
+        const alone = (index: number) =>
+          tasks.push(slots(() => gradeCase(cases[index] as Case, index)));
+        const wanted = all.filter((i) => skipNow(i) === undefined);
+        if (shared === undefined || aborted() || wanted.length === 0) all.forEach(alone);
+        else {
+          const dealt = new Set<number>();
+          const deal = (k: number, report: SharedReport) => {
+            const index = wanted[k] as number;
+            const c = cases[index] as Case;
+            dealt.add(index);
+            const raw = sharedRawRun(report, options.timeoutMs);
+            if (raw !== undefined && !aborted()) {
+              const run = capRun(raw, program.mapStderr);
+              const verdict = judge(c, run, options.schemas.output(c.mode), options.timeoutMs);
+              // Only a clean pass is kept: every other outcome is the one a run alone decides.
+              if (verdict.status === "pass") {
+                tasks.push(recordCase(c, index, verdict, run, "shared"));
+                return true;
+              }
+            }
+            alone(index);
+            return false;
+          };
+          const group = wanted.map((i) => cases[i] as Case);
+          // In a batch the shared process takes one of the slots the gradings share; a grading
+          // with slots of its own runs it beside them, so that the cases it does not pass start
+          // alone at once in every slot (it is one process, mostly waiting for its start).
+          const sharedRun = () => runShared(shared, group, options, deal);
+          await (options.slots === undefined ? sharedRun() : slots(sharedRun));
+          for (const index of all) if (!dealt.has(index)) alone(index);
+        }
+        await Promise.all(tasks);
         confirmUpTo(to);
       };
       await gradePhase(0, visibleCount);

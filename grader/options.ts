@@ -79,6 +79,9 @@ const USAGE_INSTRUCTORS = `Instructors:
   --time-budget S       end the whole grading within S seconds of the grader's start: cases
                         not started by then are skipped, running ones stopped (time-out);
                         the reports are still written (Exercism's runner: bin/run.sh)
+  --isolate             run every case in a process of its own (slower): without it, a
+                        submission's cases run in one shared process per group (visible,
+                        private), and each that does not pass there runs again alone
   --allow-unisolated    run --batch/--cmd even where no namespaces are available (not root and
                         no user namespaces): programs then run as your user (docs/sandbox.md)
 
@@ -166,6 +169,8 @@ export interface GradeCommand {
    * (not root and no user namespaces), accepting what docs/sandbox.md says is then exposed.
    */
   allowUnisolated: boolean;
+  /** --isolate: every case in its own process, never a shared run (GradeOptions.isolate). */
+  isolate: boolean;
 }
 
 /**
@@ -319,6 +324,7 @@ export function parseGradeArgs(argv: string[]): GradeCommand {
         "show-private": { type: "string" },
         watch: { type: "boolean", default: false },
         "allow-unisolated": { type: "boolean", default: false },
+        isolate: { type: "boolean", default: false },
       },
     });
   } catch (error) {
@@ -503,5 +509,6 @@ export function parseGradeArgs(argv: string[]): GradeCommand {
       values["show-private"] === undefined ? undefined : resolve(userCwd(), values["show-private"]),
     rerunArgs,
     allowUnisolated: values["allow-unisolated"] === true,
+    isolate: values.isolate === true,
   };
 }

@@ -19,6 +19,7 @@ import {
   passed,
   type CaseExample,
   type CaseResult,
+  type CaseRun,
   type NotGradedReason,
   type PrivateCaseView,
 } from "./results.ts";
@@ -41,6 +42,8 @@ export interface RecordContext {
   mistakes?: readonly string[];
   /** The recorded byte layouts of the case's members, for the explanation's hex dump. */
   layouts?: ReadonlyMap<string, MemberBytes> | undefined;
+  /** How the case ran (results.ts CaseResult.ran); absent: it did not run. */
+  ran?: CaseRun | undefined;
 }
 
 /**
@@ -136,6 +139,7 @@ export function caseRecord(
     stderr,
     durationMs: run?.durationMs ?? 0,
     cpuMs: run?.cpuMs ?? null,
+    ran: run === null ? null : (context.ran ?? null),
     rerun: rerunFor(c, context.rerun),
     handoutRerun: rerunCommand([], c.id),
     example: hidden ? null : example(c),

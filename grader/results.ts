@@ -107,6 +107,9 @@ export interface CaseExample {
  * private case's record holds nothing of its input or answer (no member id, topic, byte or
  * expected value, in any field): what a report cannot hold it cannot leak.
  */
+/** How a case ran: in a shared process (its clean pass kept), or in its own process. */
+export type CaseRun = "shared" | "isolated";
+
 export interface CaseResult {
   id: string;
   title: string;
@@ -140,6 +143,12 @@ export interface CaseResult {
   durationMs: number;
   /** CPU time the program used, milliseconds, where the sandbox measured it. */
   cpuMs: number | null;
+  /**
+   * How the case ran (run/shared-run.ts): `shared`, a clean pass in a process shared with the
+   * group's other cases; `isolated`, in its own process (every case that did not pass shared,
+   * every case with --isolate or --cmd); null when it did not run (skipped, no build).
+   */
+  ran: CaseRun | null;
   /** The command line that grades just this case again, as this grading was started. */
   rerun: string;
   /** The command that grades just this case in a student's handout (`npm run grade -- --only ID`). */

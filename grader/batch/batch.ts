@@ -79,6 +79,7 @@ export function ungradedResults(
     mistake: null,
     mistakes: [],
     message: NOT_RUN_MESSAGES[reason],
+    ran: null,
   }));
   const scores = scoresOf(cases, context.extension);
   return {

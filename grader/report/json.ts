@@ -52,6 +52,7 @@ export function resultsJson(results: GradeResults) {
       mistake: r.mistake,
       mistakes: r.mistakes,
       message: r.message,
+      ran: r.ran,
     })),
   };
 }

@@ -14,6 +14,7 @@
 import {
   closeSync,
   constants,
+  readFileSync,
   fstatSync,
   mkdirSync,
   mkdtempSync,
@@ -22,6 +23,7 @@ import {
   rmSync,
   writeFileSync,
 } from "node:fs";
+import { createHash } from "node:crypto";
 import type { SourceMapPayload } from "node:module";
 import { tmpdir } from "node:os";
 import { join, posix } from "node:path";
@@ -45,6 +47,11 @@ export interface BuildResult {
    * submission), no `sourcesContent`. For stack-map.ts; never shown to the program.
    */
   sourceMap?: SourceMapPayload;
+  /**
+   * SHA-256 (hex) of the submission's src/main.ts as staged, line ends made LF: whether its
+   * program part is the kit's own, for shared runs (shared-run.ts sharedEntry).
+   */
+  entryDigest?: string;
 }
 
 /** Where a submission lies, for staging it. */
@@ -176,6 +183,12 @@ async function bundleStaged(
   return { bundle: path, outDir, errors: [], sourceMap: map };
 }
 
+/** SHA-256 (hex) of a main.ts's bytes with CRLF line ends made LF (a checkout on Windows). */
+export function entryDigest(bytes: Uint8Array): string {
+  const text = Buffer.from(bytes).toString("latin1").split("\r\n").join("\n");
+  return createHash("sha256").update(Buffer.from(text, "latin1")).digest("hex");
+}
+
 /**
  * Bundles a submission's program: stages its src/, checks that every dynamic import names a
  * literal path, and bundles the copy in the confined worker.
@@ -212,7 +225,11 @@ export async function buildSubmission(
       if (bundled.bundle !== undefined) rmSync(bundled.bundle, { force: true });
       return { outDir, errors: computed.map((e) => scrubPaths(e, [staged.root])) };
     }
-    return bundled;
+    if (bundled.bundle === undefined) return bundled;
+    return {
+      ...bundled,
+      entryDigest: entryDigest(readFileSync(join(staged.root, "src", "main.ts"))),
+    };
   } finally {
     staged.cleanup();
   }

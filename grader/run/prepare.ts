@@ -11,9 +11,10 @@ import type { SubmissionTarget } from "../options.ts";
 import { STDERR_READ_BYTES, STDERR_TAIL_BYTES } from "../limits.ts";
 import { buildSubmission } from "./build.ts";
 import { runIdentities } from "./identities.ts";
-import { PROGRAM_DIR, programRun } from "./program.ts";
+import { PROGRAM_DIR, programRun, sharedProgramRun } from "./program.ts";
 import { atExit, runProcess, type RawRun } from "./run-process.ts";
 import { confinedSpec, sandboxFeatures, wallBackstops, type ConfinedRun } from "./sandbox.ts";
+import { sharedEntry, type SharedStart } from "./shared-run.ts";
 import { stackMapper } from "./stack-map.ts";
 import { typeCheck } from "./typecheck.ts";
 
@@ -30,6 +31,12 @@ export interface RunLimits {
 /** A submission ready to run: how to start its program on one case, as a given run identity. */
 export interface Program {
   run(c: Case, uid: number | undefined): ConfinedRun;
+  /**
+   * Several cases in one confined process, by the grader's harness (shared-run.ts), signed with
+   * `key` (hex); absent when the program cannot run shared (a --cmd program, a main.ts that is not
+   * the kit's).
+   */
+  shared?: SharedStart | undefined;
   /**
    * Rewrites text of the program's standard error (a line, as judging applies it) for reports:
    * stack frames in src/ terms (stack-map.ts).
@@ -102,6 +109,9 @@ export async function prepareProgram(
   return {
     program: {
       run: (c, uid) => programRun(bundle, c, limits, uid, workDir),
+      shared: sharedEntry(build.entryDigest)
+        ? (cases, uid, key) => sharedProgramRun(bundle.path, cases, limits, uid, key, workDir)
+        : undefined,
       mapStderr,
     },
     errors: [],

@@ -2,7 +2,9 @@
  * What one case's program is, as a confined run (sandbox.ts): a bundled TypeScript submission run
  * with Node under its permission model, or any command (--cmd) run with `sh -c`.
  */
-import { basename, dirname } from "node:path";
+import { readFileSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
+import { KIT_ROOT } from "../kit.ts";
 import type { Case } from "../cases/load.ts";
 import {
   programEnv,
@@ -110,5 +112,72 @@ export function programRun(
     ],
     copy: { source: target.path, target: bundle },
     cwd: namespaced ? "/tmp" : (workDir ?? dirname(target.path)),
+  };
+}
+
+/** The shared-run harness's text (shared-harness.mjs), given to Node with `-e`: no file to see. */
+let harnessText: string | undefined;
+function sharedHarness(): string {
+  harnessText ??= readFileSync(join(KIT_ROOT, "grader", "run", "shared-harness.mjs"), "utf8");
+  return harnessText;
+}
+
+/** Bytes one case's report may take on the harness's standard output: its output in base64. */
+export function sharedReportBytes(outputCapBytes: number): number {
+  return Math.ceil((outputCapBytes + 1) / 3) * 4 * 2 + 4096;
+}
+
+/**
+ * One shared run: several cases of a bundled submission in one confined process, run by the
+ * grader's harness (shared-harness.mjs), with the same sandbox, identity, permission model, heap
+ * and data limits as one case's run. The CPU limit is every case's own together (the grader also
+ * stops a case that goes past its own, shared-run.ts), the file limit every case's report.
+ *
+ * @param bundlePath the built bundle
+ * @param cases the cases, in the order the harness runs them
+ * @param key the hex key that signs the harness's reports (the program never sees it)
+ */
+export function sharedProgramRun(
+  bundlePath: string,
+  cases: readonly Case[],
+  limits: ProgramLimits,
+  uid: number | undefined,
+  key: string,
+  workDir?: string,
+): ConfinedRun {
+  const f = sandboxFeatures();
+  const namespaced = f.mode !== "none";
+  const bundle = namespaced ? `${PROGRAM_DIR}/${basename(bundlePath)}` : bundlePath;
+  const one = kernelLimits(limits);
+  const job = {
+    bundle,
+    outputCapBytes: limits.outputCapBytes,
+    cases: cases.map((c) => ({
+      args: c.mode === "decode" ? ["--decode"] : [],
+      input: c.inputText,
+    })),
+  };
+  return {
+    limits: {
+      ...one,
+      cpuSeconds: one.cpuSeconds * cases.length + 1,
+      fileBytes: sharedReportBytes(limits.outputCapBytes) * cases.length,
+    },
+    stdin: JSON.stringify(job),
+    env: { ...programEnv(), PATH: "/usr/bin:/bin", KIT_SHARED_KEY: key },
+    uid,
+    binds: [],
+    command: process.execPath,
+    args: [
+      f.permissionFlag,
+      `--allow-fs-read=${bundle}`,
+      "--no-warnings",
+      `--max-old-space-size=${limits.memoryMiB}`,
+      "--input-type=module",
+      "-e",
+      sharedHarness(),
+    ],
+    copy: { source: bundlePath, target: bundle },
+    cwd: namespaced ? "/tmp" : (workDir ?? dirname(bundlePath)),
   };
 }

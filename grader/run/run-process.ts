@@ -63,7 +63,23 @@ export interface RunLimits {
   stderrTailBytes?: number;
   /** Kills the process group when it fires (watch mode: a new save, or Ctrl-C). */
   signal?: AbortSignal;
+  /**
+   * Follows the run's standard output as it is written (a shared run's reports, shared-run.ts).
+   * `check` is polled every `everyMs` while the run lasts (Linux) with the CPU time its process
+   * tree has used so far (ms) and a reader of standard output (from a byte offset, at most a
+   * number of bytes, up to what is written now); true stops the run as over its tree's CPU limit.
+   * `done` is called once when the run has ended, with the CPU time the sandbox measured (null
+   * when it did not), before the output is removed.
+   */
+  watch?: {
+    everyMs: number;
+    check(cpuMs: number, stdoutFrom: StdoutReader): boolean;
+    done(cpuMs: number | null, stdoutFrom: StdoutReader): void;
+  };
 }
+
+/** Reads a running process's standard output: at most `max` bytes from byte `offset`. */
+export type StdoutReader = (offset: number, max: number) => Buffer;
 
 export interface ProcessSpec {
   /** The executable and its arguments (no shell). */
@@ -287,8 +303,8 @@ export function treeCpuMs(pid: number): number {
   return treeUsage(pid).cpuMs;
 }
 
-/** `length` bytes of an open file from byte `from` (fewer at its end), as UTF-8 text. */
-function readAt(fd: number, from: number, length: number): string {
+/** `length` bytes of an open file from byte `from` (fewer at its end). */
+function readBytesAt(fd: number, from: number, length: number): Buffer {
   const buffer = Buffer.alloc(Math.max(0, length));
   let read = 0;
   while (read < buffer.length) {
@@ -296,7 +312,12 @@ function readAt(fd: number, from: number, length: number): string {
     if (n === 0) break;
     read += n;
   }
-  return buffer.subarray(0, read).toString("utf8");
+  return buffer.subarray(0, read);
+}
+
+/** `length` bytes of an open file from byte `from` (fewer at its end), as UTF-8 text. */
+function readAt(fd: number, from: number, length: number): string {
+  return readBytesAt(fd, from, length).toString("utf8");
 }
 
 /** The first `keep` bytes of an open file, and its whole length in bytes. */
@@ -402,6 +423,18 @@ export function runProcess(spec: ProcessSpec, limits: RunLimits): Promise<RawRun
         }, 500),
       );
     }
+    const stdoutFrom: StdoutReader = (offset, max) => {
+      const size = fstatSync(fds.stdout).size;
+      return readBytesAt(fds.stdout, offset, Math.max(0, Math.min(max, size - offset)));
+    };
+    if (limits.watch !== undefined && pid !== undefined && process.platform === "linux") {
+      const watch = limits.watch;
+      timers.push(
+        setInterval(() => {
+          if (watch.check(treeCpuMs(pid), stdoutFrom)) stop("tree-cpu");
+        }, watch.everyMs),
+      );
+    }
     const abort = () => stop("abort");
     limits.signal?.addEventListener("abort", abort, { once: true });
     if (limits.signal?.aborted === true) abort();
@@ -417,6 +450,7 @@ export function runProcess(spec: ProcessSpec, limits: RunLimits): Promise<RawRun
         running.delete(pid);
       }
       const report = reportNow();
+      limits.watch?.done(report?.cpuMs ?? null, stdoutFrom);
       const cap = limits.outputCapBytes;
       const out = readStart(fds.stdout, cap);
       const errKept = Math.min(cap, limits.stderrKeepBytes ?? cap);

@@ -46,6 +46,7 @@ function results(submission: string, points: number): SubmissionResults {
         mistake: null,
         mistakes: [],
         message: "",
+        ran: points === 2 ? "shared" : "isolated",
       },
     ],
   };

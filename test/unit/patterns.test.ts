@@ -98,6 +98,9 @@ const NOT_PROGRAM_TEXT: Readonly<Record<string, readonly (readonly [string, stri
   "grader/batch/names.ts": [
     ["/^(con|prn|aux|nul|com[0-9]|lpt[0-9])$/", "a submission folder's name"],
   ],
+  "grader/run/shared-harness.mjs": [
+    ["/./", "no text: a RegExp String Iterator's prototype, to watch it for changes"],
+  ],
   "grader/context.ts": [
     ["/^\\d+:([^:]*):(.*)$/", "/proc/self/cgroup"],
     ["/\\s+/", "a cgroup's cpu.max"],

@@ -90,6 +90,7 @@ function caseResult(info: CaseInfo, outcome: Outcome): SubmissionResults["cases"
       mistake: null,
       mistakes: [],
       message: "",
+      ran: "shared",
     };
   }
   if (outcome === "not-implemented") {
@@ -101,6 +102,7 @@ function caseResult(info: CaseInfo, outcome: Outcome): SubmissionResults["cases"
       mistake: null,
       mistakes: [],
       message: "not implemented yet: assignRange (src/range-assignor.ts)",
+      ran: "isolated",
     };
   }
   return {
@@ -111,6 +113,7 @@ function caseResult(info: CaseInfo, outcome: Outcome): SubmissionResults["cases"
     mistake: outcome[0] ?? null,
     mistakes: [...outcome],
     message: "wrong output",
+    ran: "isolated",
   };
 }
 

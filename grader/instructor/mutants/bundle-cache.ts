@@ -45,6 +45,7 @@ const SHARED_INPUTS = [
 interface Entry {
   bundle: string;
   sourceMap: SourceMapPayload;
+  entryDigest: string;
 }
 
 /** Hashes the files `patterns` match under `cwd` (paths and bytes, in code-unit order of path). */
@@ -90,20 +91,36 @@ export class MutantBundles {
       if (
         typeof entry.bundle === "string" &&
         typeof entry.sourceMap === "object" &&
-        entry.sourceMap !== null
+        entry.sourceMap !== null &&
+        typeof entry.entryDigest === "string"
       ) {
         // As buildSubmission leaves it: a private folder holding only the bundle.
         const outDir = mkdtempSync(join(tmpdir(), "kit-grade-"));
         const bundle = join(outDir, "main.mjs");
         writeFileSync(bundle, entry.bundle, { mode: 0o644, flag: "wx" });
-        return { bundle, outDir, errors: [], sourceMap: entry.sourceMap };
+        return {
+          bundle,
+          outDir,
+          errors: [],
+          sourceMap: entry.sourceMap,
+          entryDigest: entry.entryDigest,
+        };
       }
     } catch {
       // Not built before (or unreadable): build it.
     }
     const built = await buildSubmission(mutantDir);
-    if (file !== undefined && built.bundle !== undefined && built.sourceMap !== undefined) {
-      this.keep(file, { bundle: readFileSync(built.bundle, "utf8"), sourceMap: built.sourceMap });
+    if (
+      file !== undefined &&
+      built.bundle !== undefined &&
+      built.sourceMap !== undefined &&
+      built.entryDigest !== undefined
+    ) {
+      this.keep(file, {
+        bundle: readFileSync(built.bundle, "utf8"),
+        sourceMap: built.sourceMap,
+        entryDigest: built.entryDigest,
+      });
     }
     return built;
   }
