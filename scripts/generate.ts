@@ -20,7 +20,7 @@ import {
   type Artefact,
 } from "./generated.ts";
 
-const USAGE = `Usage: npm run generate -- [--only NAME[,NAME...]] [--check | --out DIR]
+const USAGE = `Usage: npm run generate -- [--only NAME[,NAME...]] [--check | --out DIR] [--isolate]
 
 Writes every generated file of the kit:
 ${ARTEFACTS.map((a) => `  ${a.padEnd(10)} ${ARTEFACT_DESCRIPTIONS[a]}`).join("\n")}
@@ -29,14 +29,22 @@ ${ARTEFACTS.map((a) => `  ${a.padEnd(10)} ${ARTEFACT_DESCRIPTIONS[a]}`).join("\n
   --check       write into a temporary folder and compare with the kit, byte for byte;
                 exit 1 and list the files when any differs
   --out DIR     write into DIR, laid out like the kit, instead of into the kit
-                (DIR/fixtures/cases is replaced)`;
+                (DIR/fixtures/cases is replaced)
+  --isolate     the diagnosis runs every mutant on every case in a process of its own
+                (by default each mutant's cases run in shared processes first, and only
+                the cases it does not pass cleanly there run alone: the same outcomes)`;
 
 function fail(message: string): never {
   console.error(`${message}\n\n${USAGE}`);
   process.exit(2);
 }
 
-function parse(): { artefacts: Artefact[]; check: boolean; out: string | undefined } {
+function parse(): {
+  artefacts: Artefact[];
+  check: boolean;
+  out: string | undefined;
+  isolate: boolean;
+} {
   let values;
   try {
     ({ values } = parseArgs({
@@ -44,6 +52,7 @@ function parse(): { artefacts: Artefact[]; check: boolean; out: string | undefin
         only: { type: "string" },
         check: { type: "boolean", default: false },
         out: { type: "string" },
+        isolate: { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
       },
       strict: true,
@@ -59,15 +68,21 @@ function parse(): { artefacts: Artefact[]; check: boolean; out: string | undefin
   const names = values.only === undefined ? [...ARTEFACTS] : values.only.split(",");
   const unknown = names.filter((n) => !(ARTEFACTS as readonly string[]).includes(n));
   if (unknown.length > 0) fail(`--only: unknown ${unknown.join(", ")}`);
-  return { artefacts: names as Artefact[], check: values.check, out: values.out };
+  if (values.check && values.isolate) fail("--check runs the mutants in threads: no --isolate");
+  return {
+    artefacts: names as Artefact[],
+    check: values.check,
+    out: values.out,
+    isolate: values.isolate,
+  };
 }
 
-const { artefacts, check, out } = parse();
+const { artefacts, check, out, isolate } = parse();
 const root = out === undefined ? mkdtempSync(join(tmpdir(), "kit-generate-")) : resolve(out);
 try {
   // A check runs the mutants in threads: equal to the record made by processes, it also shows that
   // the grader's live outcomes (live.ts) are the processes' outcomes.
-  const mutants = check ? "threads" : "processes";
+  const mutants = check ? "threads" : isolate ? "processes" : "shared";
   const written = await generate(root, artefacts, (line) => console.log(line), mutants);
   const count = [...written.values()].flat().length;
   if (out !== undefined) {

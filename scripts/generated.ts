@@ -66,10 +66,12 @@ function write(root: string, path: string, text: string): string {
  * @param artefacts which to write; the diagnosis runs on the cases written here when they are
  *   among them, else on the kit's
  * @param log progress lines
- * @param mutants how the diagnosis runs the mutants: `processes` every run a sandboxed process (what
- *   diagnosis.json records), `threads` in worker threads wherever a thread can vouch for the
- *   outcome (live.ts; what --check compares with the record, so that a check also proves that the
- *   threads give the outcomes the processes gave)
+ * @param mutants how the diagnosis runs the mutants: `shared` each mutant's cases in shared
+ *   processes first, every case it does not pass cleanly there again alone (as a grading runs
+ *   them; what diagnosis.json records), `processes` every run a sandboxed process of its own
+ *   (--isolate: the same bytes, by the rule that only clean passes are kept), `threads` in worker
+ *   threads wherever a thread can vouch for the outcome (live.ts; what --check compares with the
+ *   record, so that a check also proves that the threads give the outcomes the processes gave)
  * @returns each artefact's files written, relative to `root`, in a stable order
  * @throws Error (or the grader's SetupError) when a recipe or a written case is invalid
  */
@@ -77,7 +79,7 @@ export async function generate(
   root: string,
   artefacts: readonly Artefact[] = ARTEFACTS,
   log: (line: string) => void = () => {},
-  mutants: "processes" | "threads" = "processes",
+  mutants: "shared" | "processes" | "threads" = "shared",
 ): Promise<Written> {
   if (resolve(root) === resolve(KIT_ROOT)) {
     throw new Error("generate writes into a copy; the CLI installs it into the kit");
@@ -101,9 +103,10 @@ export async function generate(
     } else {
       const cases = loadCases(casesDir, [], schemas);
       const runner = new LiveOutcomes(schemas, undefined, {
-        processesOnly: mutants === "processes",
+        processesOnly: mutants !== "threads",
       });
       try {
+        if (mutants === "shared") await runner.shareRuns(cases);
         written.push(write(root, DIAGNOSIS, await buildDiagnosisText(cases, runner, casesDir)));
       } finally {
         runner.dispose();

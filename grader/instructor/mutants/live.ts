@@ -16,6 +16,7 @@ import type { OutcomeSource } from "../../diagnose/diagnose.ts";
 import type { Case, FixtureSchemas } from "../../cases/load.ts";
 import { MEMORY_MIB, OUTPUT_CAP_BYTES } from "../../limits.ts";
 import { prepareProgram, runCase, type Program } from "../../run/prepare.ts";
+import { runSharedGroup, sharedRawRun } from "../../run/shared-run.ts";
 import { MUTANTS, writeMutant } from "./mutants.ts";
 import { fieldSpans } from "./field-spans.ts";
 import { MutantBundles } from "./bundle-cache.ts";
@@ -48,6 +49,8 @@ export class LiveOutcomes implements OutcomeSource {
   private programs: Promise<Map<string, BuiltMutant>> | undefined;
   private readonly cleanup: (() => void)[] = [];
   private readonly cache = new Map<string, Promise<Map<string, Outcome>>>();
+  /** Outcomes of the clean passes shared runs found (shareRuns): mutant to case id to outcome. */
+  private readonly sharedPasses = new Map<BuiltMutant, Map<string, Outcome>>();
 
   /** Outcomes kept between runs (grading only: recording and checking diagnosis.json run all). */
   private readonly kept: OutcomeCache | undefined;
@@ -105,6 +108,35 @@ export class LiveOutcomes implements OutcomeSource {
   }
 
   /**
+   * Runs each mutant's cases in shared processes (run/shared-run.ts), a few mutants at a time, and
+   * keeps the outcome of every clean pass: outcomes() then runs a mutant alone only on the cases it
+   * did not pass there, as the grading loop does (grade.ts), so every outcome is the one a run
+   * alone gives.
+   *
+   * @param cases the cases outcomes() will be asked about (one group: shared runs never mix a
+   *   visible case with a private one, and these are the built-in cases)
+   * @throws Error when a mutant does not build
+   */
+  async shareRuns(cases: readonly Case[]): Promise<void> {
+    const programs = await this.build();
+    await pLimit(availableParallelism()).map([...programs.values()], async (mutant) => {
+      const start = mutant.program.shared;
+      if (start === undefined) return;
+      const passes = new Map<string, Outcome>();
+      this.sharedPasses.set(mutant, passes);
+      await runSharedGroup(start, cases, MUTANT_LIMITS, (k, report) => {
+        const c = cases[k] as Case;
+        const raw = sharedRawRun(report, MUTANT_LIMITS.timeoutMs);
+        if (raw === undefined) return false;
+        const verdict = judge(c, capRun(raw), this.schemas.output(c.mode), MUTANT_LIMITS.timeoutMs);
+        if (verdict.status !== "pass") return false;
+        passes.set(c.id, verdict.outcome);
+        return true;
+      });
+    });
+  }
+
+  /**
    * Every mutant's outcome on the case, in the order of `ids`; run once per case id and kept.
    *
    * @throws Error when a mutant does not build (its replacements no longer fit solution/src)
@@ -124,6 +156,8 @@ export class LiveOutcomes implements OutcomeSource {
           let outcome = once.get(mutant);
           if (outcome === undefined) {
             outcome = (async () => {
+              const passed = this.sharedPasses.get(mutant)?.get(c.id);
+              if (passed !== undefined) return passed;
               const run =
                 (await this.threads?.run(mutant.bundle, c)) ??
                 (await runCase(mutant.program, c, MUTANT_LIMITS));
