@@ -67,6 +67,8 @@ two=(--only "$assign" --only "$decode")
 step "the reference"
 grade reference 0 solution
 check reference 'r.maxScore > 0 && r.score === r.maxScore && r.extensionScore === r.extensionMaxScore'
+# Shared runs work on this Node: the reference's every case passed in its group's shared process.
+check reference 'r.cases.every((c) => c.ran === "shared")'
 
 step "the starter"
 grade starter 1 "${two[@]}"
