@@ -13,7 +13,7 @@ import { buildSubmission } from "./build.ts";
 import { runIdentities } from "./identities.ts";
 import { PROGRAM_DIR, programRun, sharedProgramRun } from "./program.ts";
 import { atExit, runProcess, type RawRun } from "./run-process.ts";
-import { confinedSpec, sandboxFeatures, wallBackstops, type ConfinedRun } from "./sandbox.ts";
+import { confinedRunLimits, confinedSpec, sandboxFeatures, type ConfinedRun } from "./sandbox.ts";
 import { sharedEntry, type SharedStart } from "./shared-run.ts";
 import { stackMapper } from "./stack-map.ts";
 import { typeCheck } from "./typecheck.ts";
@@ -139,19 +139,8 @@ export async function runCase(
   const uid = root ? await runIdentities.acquire() : undefined;
   try {
     const run = program.run(c, uid);
-    const backstops = wallBackstops(run.limits.cpuSeconds);
     return await runProcess(confinedSpec(run), {
-      timeoutMs: backstops.capMs,
-      idle: backstops.idle,
-      ...(limits.deadline === undefined
-        ? {}
-        : { budgetMs: Math.max(1, limits.deadline - performance.now()) }),
-      // The same limits for the run's processes together (a --cmd program may fork); a little
-      // above the kernel's per-process ones, so a single process meets the kernel's first.
-      tree: {
-        cpuMs: run.limits.cpuSeconds * 1000 + 500,
-        rssBytes: (run.limits.dataMiB + 128) * 1024 * 1024,
-      },
+      ...confinedRunLimits(run.limits, limits.deadline),
       outputCapBytes: limits.outputCapBytes,
       // What judging reads of standard error: its start (its whole length still counts).
       stderrKeepBytes: STDERR_KEEP_BYTES,

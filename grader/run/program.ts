@@ -60,6 +60,19 @@ export type ProgramTarget =
   { kind: "bundle"; path: string } | { kind: "command"; command: string; cwd: string };
 
 /**
+ * Node's flags for a bundle's run: the permission model reading the bundle alone, no warnings
+ * (they would be standard error the program did not write), and the heap limit (MiB).
+ */
+function nodeFlags(bundle: string, memoryMiB: number): string[] {
+  return [
+    sandboxFeatures().permissionFlag,
+    `--allow-fs-read=${bundle}`,
+    "--no-warnings",
+    `--max-old-space-size=${memoryMiB}`,
+  ];
+}
+
+/**
  * One case's confined run.
  *
  * @param target the bundle or the command
@@ -102,14 +115,7 @@ export function programRun(
   return {
     ...common,
     command: process.execPath,
-    args: [
-      f.permissionFlag,
-      `--allow-fs-read=${bundle}`,
-      "--no-warnings",
-      `--max-old-space-size=${limits.memoryMiB}`,
-      bundle,
-      ...decode,
-    ],
+    args: [...nodeFlags(bundle, limits.memoryMiB), bundle, ...decode],
     copy: { source: target.path, target: bundle },
     cwd: namespaced ? "/tmp" : (workDir ?? dirname(target.path)),
   };
@@ -168,15 +174,7 @@ export function sharedProgramRun(
     uid,
     binds: [],
     command: process.execPath,
-    args: [
-      f.permissionFlag,
-      `--allow-fs-read=${bundle}`,
-      "--no-warnings",
-      `--max-old-space-size=${limits.memoryMiB}`,
-      "--input-type=module",
-      "-e",
-      sharedHarness(),
-    ],
+    args: [...nodeFlags(bundle, limits.memoryMiB), "--input-type=module", "-e", sharedHarness()],
     copy: { source: bundlePath, target: bundle },
     cwd: namespaced ? "/tmp" : (workDir ?? dirname(bundlePath)),
   };

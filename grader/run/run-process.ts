@@ -136,6 +136,31 @@ export interface RawRun {
   durationMs: number;
 }
 
+/**
+ * A run that ended by itself with `exitCode`, no limit reached, as a run in process (a worker
+ * thread's, a shared run's case) describes it: what a process that did the same would give.
+ */
+export function finishedRun(ran: {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+  cpuMs: number | null;
+  durationMs: number;
+}): RawRun {
+  return {
+    ...ran,
+    signal: null,
+    stderrTail: "",
+    outputCapped: null,
+    timedOut: false,
+    idle: false,
+    budget: false,
+    treeLimit: null,
+    spawnError: null,
+    sandboxError: null,
+  };
+}
+
 /** Signal names by number, for a status above 128 reported by the wrapper shell. */
 const SIGNAL_NAMES = new Map(
   Object.entries(osConstants.signals).map(([name, number]) => [number, name as NodeJS.Signals]),

@@ -37,7 +37,7 @@ import { dirname, join, resolve, sep } from "node:path";
 import { SetupError } from "../errors.ts";
 import { IDENTITY_BASE } from "./identities.ts";
 import { runFileStem, runsFolder } from "./run-files.ts";
-import type { ProcessSpec } from "./run-process.ts";
+import type { ProcessSpec, RunLimits } from "./run-process.ts";
 
 export type IsolationMode = "root" | "user-namespace" | "none";
 
@@ -501,6 +501,28 @@ export function wallBackstops(cpuSeconds: number): {
   return {
     capMs: cpuSeconds * 50_000,
     idle: { windowMs: Math.max(5000, cpuSeconds * 2000), minCpuFraction: 0.01 },
+  };
+}
+
+/**
+ * The limits runProcess holds a confined run to besides its kernel limits: the wall-clock
+ * backstops (wallBackstops), the grading's time budget, and the same CPU and memory limits for the
+ * run's processes together (a --cmd program may fork), a little above the kernel's per-process
+ * ones, so that a single process meets the kernel's first.
+ *
+ * @param limits the run's kernel limits
+ * @param deadline when the grading must end, as a performance.now() time in ms (--time-budget)
+ */
+export function confinedRunLimits(
+  limits: KernelLimits,
+  deadline: number | undefined,
+): Pick<RunLimits, "timeoutMs" | "idle" | "budgetMs" | "tree"> {
+  const backstops = wallBackstops(limits.cpuSeconds);
+  return {
+    timeoutMs: backstops.capMs,
+    idle: backstops.idle,
+    ...(deadline === undefined ? {} : { budgetMs: Math.max(1, deadline - performance.now()) }),
+    tree: { cpuMs: limits.cpuSeconds * 1000 + 500, rssBytes: (limits.dataMiB + 128) * 1024 * 1024 },
   };
 }
 

@@ -15,8 +15,8 @@ import type { Case } from "../cases/load.ts";
 import { STDERR_MAX_BYTES } from "../limits.ts";
 import { runIdentities } from "./identities.ts";
 import { cpuSecondsFor, sharedReportBytes } from "./program.ts";
-import { runProcess, type RawRun, type StdoutReader } from "./run-process.ts";
-import { confinedSpec, sandboxFeatures, wallBackstops, type ConfinedRun } from "./sandbox.ts";
+import { finishedRun, runProcess, type RawRun, type StdoutReader } from "./run-process.ts";
+import { confinedRunLimits, confinedSpec, sandboxFeatures, type ConfinedRun } from "./sandbox.ts";
 
 /** How a program starts a shared run (Program.shared): the cases, the run identity, the key (hex). */
 export type SharedStart = (
@@ -205,7 +205,6 @@ async function runSharedOnce(
   const uid = root ? await runIdentities.acquire() : undefined;
   try {
     const run = start(cases, uid, key.toString("hex"));
-    const backstops = wallBackstops(run.limits.cpuSeconds);
     const reader = new ReportReader(key, cases.length, sharedReportBytes(limits.outputCapBytes));
     let offset = 0;
     // The process's CPU time at each look (the first: its start), and at which look each report
@@ -236,15 +235,7 @@ async function runSharedOnce(
       }
     };
     await runProcess(confinedSpec(run), {
-      timeoutMs: backstops.capMs,
-      idle: backstops.idle,
-      ...(limits.deadline === undefined
-        ? {}
-        : { budgetMs: Math.max(1, limits.deadline - performance.now()) }),
-      tree: {
-        cpuMs: run.limits.cpuSeconds * 1000 + 500,
-        rssBytes: (run.limits.dataMiB + 128) * 1024 * 1024,
-      },
+      ...confinedRunLimits(run.limits, limits.deadline),
       // The reports are read as they come (watch); none of the output is kept besides.
       outputCapBytes: 0,
       stderrKeepBytes: 0,
@@ -324,22 +315,13 @@ export function sharedRawRun(report: SharedReport, timeoutMs: number): RawRun | 
   if (report.cpuMs > most || report.cpuBoundMs > most) return undefined;
   if (Buffer.byteLength(report.stderr) > STDERR_MAX_BYTES) return undefined;
   if (namesHarness(report.stdout) || namesHarness(report.stderr)) return undefined;
-  return {
+  return finishedRun({
     exitCode: report.exitCode,
-    signal: null,
     stdout: report.stdout,
     stderr: report.stderr,
-    stderrTail: "",
-    outputCapped: null,
-    timedOut: false,
-    idle: false,
-    budget: false,
-    treeLimit: null,
-    spawnError: null,
-    sandboxError: null,
     cpuMs: report.cpuMs,
     durationMs: report.wallMs,
-  };
+  });
 }
 
 /** Whether a bundle built from this main.ts (BuildResult.entryDigest) may run shared. */

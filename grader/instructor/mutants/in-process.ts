@@ -18,7 +18,7 @@ import Tinypool from "tinypool";
 import type { Case } from "../../cases/load.ts";
 import { KIT_ROOT } from "../../kit.ts";
 import { STDERR_READ_BYTES } from "../../limits.ts";
-import type { RawRun } from "../../run/run-process.ts";
+import { finishedRun, type RawRun } from "../../run/run-process.ts";
 
 /** Exit codes of a program that finished (docs/program.md): success, bad subscription, bad input, a stub. */
 const FINISHED = new Set([0, 1, 2, 3]);
@@ -84,22 +84,13 @@ export class MutantThreads {
     ) {
       return undefined;
     }
-    return {
+    return finishedRun({
       exitCode: ran.exitCode,
-      signal: null,
       stdout: stdout.toString("utf8"),
       stderr: stderr.toString("utf8"),
-      stderrTail: "",
-      outputCapped: null,
-      timedOut: false,
-      idle: false,
-      budget: false,
-      treeLimit: null,
-      spawnError: null,
-      sandboxError: null,
       cpuMs: null,
       durationMs: ran.durationMs,
-    };
+    });
   }
 
   /** Stops the threads (runs still going are given up). */
