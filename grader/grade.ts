@@ -38,6 +38,12 @@ import { DEFAULT_EXTENSION_POLICY, type ExtensionPolicy } from "./totals.ts";
 import { capRun, type CappedRun } from "./verdict/capped-text.ts";
 import { judge, type Verdict } from "./verdict/verdict.ts";
 
+/**
+ * The fewest cases a group runs shared: a shared process starts no faster than a case's own, and
+ * for a few cases the ones alone, side by side, end sooner.
+ */
+export const MIN_SHARED_CASES = 4;
+
 export interface GradeOptions {
   /** A folder with src/main.ts (built once with esbuild), or any command (--cmd). */
   submission: SubmissionTarget;
@@ -270,7 +276,8 @@ export async function gradeSubmission(options: GradeOptions): Promise<GradeResul
         const alone = (index: number) =>
           tasks.push(slots(() => gradeCase(cases[index] as Case, index)));
         const wanted = all.filter((i) => skipNow(i) === undefined);
-        if (shared === undefined || aborted() || wanted.length === 0) all.forEach(alone);
+        if (shared === undefined || aborted() || wanted.length < MIN_SHARED_CASES)
+          all.forEach(alone);
         else {
           const dealt = new Set<number>();
           const deal = (k: number, report: SharedReport) => {

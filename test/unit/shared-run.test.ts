@@ -8,9 +8,9 @@ import { createHash, createHmac } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { FixtureSchemas, isPrivateCase, type Case } from "../../grader/cases/load.ts";
+import { FixtureSchemas, type Case } from "../../grader/cases/load.ts";
 import { FileOutcomes } from "../../grader/diagnose/diagnose.ts";
-import { gradeSubmission, type GradeOptions } from "../../grader/grade.ts";
+import { gradeSubmission, MIN_SHARED_CASES, type GradeOptions } from "../../grader/grade.ts";
 import { KIT_ROOT } from "../../grader/kit.ts";
 import { entryDigest } from "../../grader/run/build.ts";
 import type { PreparedProgram } from "../../grader/run/prepare.ts";
@@ -260,6 +260,8 @@ describe("gradeSubmission with shared runs", () => {
     builtInCase(TRUNCATED),
     privateCase(IDLE, "secret", "01-idle"),
     privateCase(LESSON, "secret", "02-lesson"),
+    privateCase(SKEW, "secret", "03-skew"),
+    privateCase(DECODE_V0, "secret", "04-decode"),
   ];
 
   it("keeps a clean pass as run shared, and runs every other case again alone, its verdict the one reported", async () => {
@@ -274,7 +276,7 @@ describe("gradeSubmission with shared runs", () => {
     const results = await gradeSubmission(fakeGrading(cases, report, log));
     expect(log.groups).toEqual([
       [LESSON, SKEW, IDLE, DECODE_V0, TRUNCATED],
-      ["secret/01-idle", "secret/02-lesson"],
+      ["secret/01-idle", "secret/02-lesson", "secret/03-skew", "secret/04-decode"],
     ]);
     expect(log.alone.sort()).toEqual([DECODE_V0, IDLE, SKEW, "secret/02-lesson"].sort());
     expect(results.cases.map((r) => [r.id, r.status, r.ran])).toEqual([
@@ -285,6 +287,8 @@ describe("gradeSubmission with shared runs", () => {
       [TRUNCATED, "pass", "shared"],
       ["secret/01-idle", "pass", "shared"],
       ["secret/02-lesson", "pass", "isolated"],
+      ["secret/03-skew", "pass", "shared"],
+      ["secret/04-decode", "pass", "shared"],
     ]);
     // The private group's shared run starts once every visible case, re-runs too, is done.
     const privateStart = log.events.findIndex((e) => e.startsWith("shared secret/"));
@@ -302,9 +306,20 @@ describe("gradeSubmission with shared runs", () => {
     expect(log.groups).toEqual([]);
     expect(log.alone).toHaveLength(cases.length);
     expect(results.cases.every((r) => r.ran === "isolated" && r.status === "pass")).toBe(true);
-    expect(
-      results.cases.filter((r) => isPrivateCase(cases.find((c) => c.id === r.id) as Case)).length,
-    ).toBe(2);
+    expect(results.cases.map((r) => r.id)).toEqual(cases.map((c) => c.id));
+  });
+
+  it("a group of fewer than MIN_SHARED_CASES cases runs alone: a shared process would cost more", async () => {
+    const log: Log = { events: [], alone: [], groups: [] };
+    const few = [...cases.slice(0, 4), ...cases.slice(5, 8)];
+    const results = await gradeSubmission(fakeGrading(few, (c) => cleanReport(c), log));
+    expect(MIN_SHARED_CASES).toBe(4);
+    expect(log.groups).toEqual([[LESSON, SKEW, IDLE, DECODE_V0]]);
+    expect(log.alone).toEqual(["secret/01-idle", "secret/02-lesson", "secret/03-skew"]);
+    expect(results.cases.map((r) => r.ran)).toEqual([
+      ...Array<string>(4).fill("shared"),
+      ...Array<string>(3).fill("isolated"),
+    ]);
   });
 
   it("a program that cannot run shared (a --cmd program, a main.ts not the kit's) runs every case alone", async () => {
