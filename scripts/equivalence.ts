@@ -107,6 +107,8 @@ async function specs(): Promise<Spec[]> {
     list.push({ label: `mutant-${id.replace(":", "-")}`, args: () => [write(id)] });
   const submissions = join(ROOT, "test", "submissions");
   for (const name of readdirSync(submissions).sort()) {
+    // Not a submission: what each of test/e2e/shared-runs.test.ts's changes in the reference.
+    if (name === "shared") continue;
     const folder = join("test", "submissions", name);
     const extra = HOSTILE.get(name) ?? [];
     const cmd = extra.indexOf("--cmd");

@@ -168,6 +168,10 @@ const watched = [];
   for (const o of [process, process.stdout, process.stderr, process.env]) {
     for (let p = o; p !== null; p = getPrototypeOf(p)) add(p);
   }
+  // The streams' own state (corked, ending, ended, destroyed, default encoding): a case's writes
+  // go to the capture, but alone main.ts writes its answer through the stream after run, so a
+  // stream corked, ended or set to hex there prints nothing or something else.
+  for (const s of [process.stdout, process.stderr]) add(s._writableState);
   for (const m of modules) {
     add(m);
     for (const name of ownKeys(m)) {

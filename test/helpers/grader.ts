@@ -1,6 +1,6 @@
 // Runs the grader's command line as a user would (a separate process), and makes variants of the
 // reference with a deliberate edit for tests.
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -25,6 +25,27 @@ export function grade(args: string[], env: NodeJS.ProcessEnv = {}): GraderRun {
     timeout: 240_000,
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/**
+ * `grade` without blocking, so that two gradings can run at once: its exit status and standard
+ * error (standard output is not kept). Killed after 4 minutes, as `grade` is.
+ */
+export function gradeAsync(args: string[]): Promise<{ status: number | null; stderr: string }> {
+  const child = spawn(process.execPath, [join(ROOT, "grader", "launch.mjs"), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, INIT_CWD: ROOT, NO_COLOR: "1" },
+    stdio: ["ignore", "ignore", "pipe"],
+    timeout: 240_000,
+  });
+  const stderr: Buffer[] = [];
+  child.stderr.on("data", (chunk: Buffer) => stderr.push(chunk));
+  return new Promise((resolve, reject) => {
+    child.on("error", reject);
+    child.on("close", (status) =>
+      resolve({ status, stderr: Buffer.concat(stderr).toString("utf8") }),
+    );
+  });
 }
 
 /** Results of `--format json` on standard output. */
@@ -108,6 +129,21 @@ export function variantOfSolution(edits: readonly Edit[]): string {
     );
   }
   return dir;
+}
+
+/**
+ * Writes test/submissions/shared/NAME as a whole submission in `to`: the reference's src/ (main.ts
+ * byte for byte the kit's, so its cases run shared), its range-assignor.ts and subscription.ts also
+ * as reference-range-assignor.ts and reference-subscription.ts, and the folder's src/ files over
+ * them (each wraps the reference's function). Returns `to`.
+ */
+export function sharedSubmission(name: string, to: string): string {
+  const src = join(to, "src");
+  cpSync(join(ROOT, "solution", "src"), src, { recursive: true });
+  for (const file of ["range-assignor.ts", "subscription.ts"])
+    cpSync(join(ROOT, "solution", "src", file), join(src, `reference-${file}`));
+  cpSync(join(ROOT, "test", "submissions", "shared", name, "src"), src, { recursive: true });
+  return to;
 }
 
 /** The reference with idle members dropped: fails any case with a member that gets nothing. */
