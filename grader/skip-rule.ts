@@ -11,7 +11,12 @@ import { passed, type CaseResult } from "./results.ts";
  * grading order (visible cases first, so a private case never counts towards a visible one's skip).
  */
 export const LIMIT_VERDICTS_BEFORE_SKIPPING = 3;
-/** A submission's total CPU time across its cases, in multiples of the per-case limit. */
+/**
+ * A submission's total CPU time across the cases it did not pass, in multiples of the per-case
+ * limit. Only those: a case that did not pass ran alone whichever way its group ran
+ * (run/shared-run.ts), so the budget is spent the same way shared and --isolate; a pass's CPU time
+ * is not (a shared pass starts no process), and each pass is held to the per-case limit anyway.
+ */
 export const CPU_BUDGET_CASES = 10;
 /** With a deadline, the least time left for a case to start, milliseconds (Node starts in ~0.1 s). */
 export const MIN_CASE_MS = 1000;
@@ -43,7 +48,7 @@ export class SkipRule {
   /** Takes the next result in case order. */
   add(r: CaseResult): void {
     if (isLimitVerdict(r, this.timeoutMs)) this.limitVerdicts++;
-    this.cpuMs += r.cpuMs ?? 0;
+    if (!passed(r) && r.status !== "skipped") this.cpuMs += r.cpuMs ?? 0;
   }
 
   /** Why the cases from here on are skipped, or undefined while they are graded. */

@@ -263,6 +263,18 @@ function restoreWrites(out, err) {
   return kept;
 }
 
+// The console's first write to a stream sets up what every later one reuses (an error listener's
+// bookkeeping on the stream): done once here, into a capture, so that a case's first console.log
+// is not taken for a change to the stream.
+{
+  const out = capture();
+  const err = capture();
+  setWrites(out.write, err.write);
+  console.log("");
+  console.error("");
+  restoreWrites(out.write, err.write);
+}
+
 const baseline = snapshot();
 const env = stringify(entries(process.env));
 const resources = activeResourcesInfo().length;

@@ -42,10 +42,18 @@ describe("skipBefore", () => {
     ).toMatch(/^skipped: 3 earlier/);
   });
 
-  it("skips once the finished earlier cases used the CPU budget (10 limits)", () => {
-    // A pass never counts as a limit verdict, but its CPU time counts towards the budget.
-    const slowPasses = Array.from({ length: 11 }, () => result("pass", 1900));
-    expect(skipBefore(slowPasses, 11, TIMEOUT_MS)).toMatch(/CPU budget \(20 s\)/);
-    expect(skipBefore(slowPasses.slice(0, 10), 10, TIMEOUT_MS)).toBeUndefined();
+  it("skips once the cases that did not pass used the CPU budget (10 limits); a pass's CPU time never counts", () => {
+    // Wrong answers after 0.9 s of CPU each (under half the limit: no limit verdict): 22 of them
+    // are 19.8 s, 23 are 20.7 s, over the 20 s budget.
+    const slowFailures = Array.from({ length: 23 }, () => result("fail", 900));
+    expect(skipBefore(slowFailures, 23, TIMEOUT_MS)).toMatch(/CPU budget \(20 s\)/);
+    expect(skipBefore(slowFailures.slice(0, 22), 22, TIMEOUT_MS)).toBeUndefined();
+    // Passes in between add nothing: a shared pass's CPU time has no process start in it, an
+    // isolated one's has, and the budget must be spent the same way in both.
+    const mixed = slowFailures.flatMap((f) => [f, result("pass", 1900)]);
+    expect(skipBefore(mixed.slice(0, 44), 44, TIMEOUT_MS)).toBeUndefined();
+    expect(skipBefore(mixed.slice(0, 45), 45, TIMEOUT_MS)).toMatch(/CPU budget \(20 s\)/);
+    const slowPasses = Array.from({ length: 30 }, () => result("pass", 1900));
+    expect(skipBefore(slowPasses, 30, TIMEOUT_MS)).toBeUndefined();
   });
 });
