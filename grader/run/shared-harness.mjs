@@ -66,6 +66,12 @@ const fileSize = (fd) => fstatSync(fd).size;
 const key = createSecretKey(Buffer.from(process.env.KIT_SHARED_KEY ?? "", "hex"));
 delete process.env.KIT_SHARED_KEY;
 const job = JSON.parse(readFileSync(0, "utf8"));
+// Every report's HMAC is made now, before the program's first line: making one runs code the
+// program can reach (createHmac reads the key's `type` getter on crypto.KeyObject.prototype and
+// sets `_options` on the new Hmac through its prototypes), which would hand it the key, or an Hmac
+// to sign a report of its own with. Updating and finishing one reads only its own properties.
+const macs = [];
+for (let i = 0; i < job.cases.length; i++) push(macs, hmac("sha256", key));
 const bundleUrl = pathToFileURL(job.bundle).href;
 const cap = job.outputCapBytes;
 /** What process.argv[1] says during a case: this harness, a name no file has. */
@@ -77,7 +83,7 @@ let written = 0;
 let sequence = 0;
 /** Writes one signed report on standard output (a file the grader reads). */
 function report(payload) {
-  const mac = hmac("sha256", key);
+  const mac = macs[sequence];
   hmacUpdate(mac, `${sequence}:${payload}`);
   const line = bufferFrom(`${payload}.${hmacDigest(mac, "hex")}\n`, "latin1");
   const length = byteLength(line);
