@@ -42,7 +42,6 @@ const bufferToString = uncurry(Buffer.prototype.toString);
 const bufferSubarray = uncurry(Buffer.prototype.subarray);
 const byteLength = uncurry(ownDescriptor(getPrototypeOf(Uint8Array.prototype), "byteLength").get);
 const push = uncurry(Array.prototype.push);
-const stringify = JSON.stringify;
 const entries = Object.entries;
 const hmac = createHmac;
 const sample = createHmac("sha256", "sample");
@@ -66,6 +65,12 @@ const fileSize = (fd) => fstatSync(fd).size;
 const key = createSecretKey(Buffer.from(process.env.KIT_SHARED_KEY ?? "", "hex"));
 delete process.env.KIT_SHARED_KEY;
 const job = JSON.parse(readFileSync(0, "utf8"));
+// Every report's HMAC is made now, before the program's first line: making one runs code the
+// program can reach (createHmac reads the key's `type` getter on crypto.KeyObject.prototype and
+// sets `_options` on the new Hmac through its prototypes), which would hand it the key, or an Hmac
+// to sign a report of its own with. Updating and finishing one reads only its own properties.
+const macs = [];
+for (let i = 0; i < job.cases.length; i++) push(macs, hmac("sha256", key));
 const bundleUrl = pathToFileURL(job.bundle).href;
 const cap = job.outputCapBytes;
 /** What process.argv[1] says during a case: this harness, a name no file has. */
@@ -77,7 +82,7 @@ let written = 0;
 let sequence = 0;
 /** Writes one signed report on standard output (a file the grader reads). */
 function report(payload) {
-  const mac = hmac("sha256", key);
+  const mac = macs[sequence];
   hmacUpdate(mac, `${sequence}:${payload}`);
   const line = bufferFrom(`${payload}.${hmacDigest(mac, "hex")}\n`, "latin1");
   const length = byteLength(line);
@@ -275,8 +280,19 @@ function restoreWrites(out, err) {
   restoreWrites(out.write, err.write);
 }
 
+/**
+ * The environment as one text. Not JSON.stringify: it looks up `toJSON` on every pair through
+ * Array.prototype, where a case's getter could run after its checks and answer for the old text.
+ */
+function envText() {
+  const pairs = entries(process.env);
+  let text = "";
+  for (let i = 0; i < pairs.length; i++) text = `${text}${pairs[i][0]}=${pairs[i][1]}\0`;
+  return text;
+}
+
 const baseline = snapshot();
-const env = stringify(entries(process.env));
+const env = envText();
 const resources = activeResourcesInfo().length;
 const stderrAtStart = fileSize(2);
 const cases = job.cases;
@@ -341,7 +357,7 @@ for (let n = 0; n < cases.length; n++) {
   if (out.odd() || err.odd()) flag("write");
   if (out.total() > cap || err.total() > cap) flag("cap");
   if (activeResourcesInfo().length !== resources) flag("pending");
-  if (stringify(entries(process.env)) !== env) flag("env", true);
+  if (envText() !== env) flag("env", true);
   if (!sameSnapshot(baseline, snapshot())) flag("globals", true);
   if (fileSize(1) !== written || fileSize(2) !== stderrAtStart) flag("around", true);
   const cpuMs = round((used.user + used.system) / 1000);
