@@ -1,6 +1,7 @@
 /**
- * `tsx scripts/equivalence.ts --out DIR [--only LABEL]...`: what a user sees of the kit's
- * gradings, written to DIR so that two kits (before and after a change) can be compared:
+ * `tsx scripts/equivalence.ts --out DIR [--only LABEL]... [--grader-arg ARG]...`: what a user sees
+ * of the kit's gradings, written to DIR so that two kits (before and after a change), or the same
+ * kit graded two ways (`--grader-arg --isolate` against none), can be compared:
  * `tsx scripts/equivalence.ts --compare BEFORE AFTER` names the files that differ, grading by
  * grading, and `diff -r BEFORE AFTER` shows how. Not a test: it judges nothing.
  *
@@ -11,7 +12,8 @@
  * `--batch` of those four with the private cases (gradebook, HTML report, results files).
  *
  * What differs between two runs of the same kit is normalised (normalise below): wall and CPU
- * times, the kit's version, temporary paths and the kit's own path, pids. What is left to differ
+ * times, the kit's version, temporary paths and the kit's own path, pids, and how each case ran
+ * (the results files' `ran`: shared or alone, which decides no verdict). What is left to differ
  * is what a user would see differ.
  */
 import { spawnSync } from "node:child_process";
@@ -193,6 +195,8 @@ export function normalise(text: string): string {
       // JUnit's time attributes.
       .replace(/\btime="[0-9.]+"/g, 'time="0"')
       .replace(/\btimestamp="[^"]*"/g, 'timestamp="<t>"')
+      // How a case ran: in a shared process or alone (`"ran": "shared"`).
+      .replace(/("ran"\s*:\s*)"(?:shared|isolated)"/g, '$1"<ran>"')
       // Times in prose: "in 1.2 s", "(340 ms)", "12.5s".
       .replace(/\b\d+(?:\.\d+)?\s?(ms|s)\b/g, "<t>$1")
       .replace(/\b\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z\b/g, "<date>")
@@ -282,9 +286,12 @@ async function main(): Promise<void> {
       out: { type: "string" },
       only: { type: "string", multiple: true },
       compare: { type: "boolean" },
+      "grader-arg": { type: "string", multiple: true },
     },
     allowPositionals: true,
   });
+  // Given to every grading, after its own arguments (`--isolate`).
+  const extra = values["grader-arg"] ?? [];
   if (values.compare === true) {
     const [before, after] = positionals;
     if (before === undefined || after === undefined)
@@ -293,7 +300,9 @@ async function main(): Promise<void> {
     return;
   }
   if (values.out === undefined)
-    throw new Error("usage: tsx scripts/equivalence.ts --out DIR [--only LABEL]...");
+    throw new Error(
+      "usage: tsx scripts/equivalence.ts --out DIR [--only LABEL]... [--grader-arg ARG]...",
+    );
   const out = values.out;
   mkdirSync(out, { recursive: true });
   const wanted = values.only;
@@ -304,6 +313,7 @@ async function main(): Promise<void> {
     const started = performance.now();
     const args = [
       ...spec.args(),
+      ...extra,
       ...FORMAT_FILES.flatMap(([format, file]) => ["--format", `${format}=${join(files, file)}`]),
     ];
     runGrader(args, join(out, spec.label), files);
@@ -311,7 +321,12 @@ async function main(): Promise<void> {
     if (CLASSROOM.test(spec.label)) {
       // Classroom writes what github does and its points: one of the two per grading.
       const more = mkdtempSync(join(tmpdir(), "kit-equivalence-"));
-      const classroom = [...spec.args(), "--format", `classroom=${join(more, "classroom.txt")}`];
+      const classroom = [
+        ...spec.args(),
+        ...extra,
+        "--format",
+        `classroom=${join(more, "classroom.txt")}`,
+      ];
       runGrader(classroom, join(out, spec.label, "classroom"), more);
       rmSync(more, { recursive: true, force: true });
     }
@@ -341,6 +356,7 @@ async function main(): Promise<void> {
         "--fixtures",
         privateFolder(),
         ...only([...SEVEN.slice(0, 3), caseId("19")]),
+        ...extra,
       ],
       join(out, "batch"),
       reportDir,
