@@ -79,9 +79,10 @@ const USAGE_INSTRUCTORS = `Instructors:
   --time-budget S       end the whole grading within S seconds of the grader's start: cases
                         not started by then are skipped, running ones stopped (time-out);
                         the reports are still written (Exercism's runner: bin/run.sh)
-  --isolate             run every case in a process of its own (slower): without it, a
-                        submission's cases run in one shared process per group (visible,
-                        private), and each that does not pass there runs again alone
+  --isolate             run every case in a process of its own (slower): without it, the
+                        cases of a submission whose src/main.ts is the kit's run in one
+                        shared process per group (visible, private), and each that does not
+                        pass there runs again alone (the same verdicts either way)
   --allow-unisolated    run --batch/--cmd even where no namespaces are available (not root and
                         no user namespaces): programs then run as your user (docs/sandbox.md)
 
