@@ -1,7 +1,7 @@
 /**
  * `tsx scripts/equivalence.ts --out DIR [--only LABEL]... [--grader-arg ARG]...`: what a user sees
  * of the kit's gradings, written to DIR so that two kits (before and after a change), or the same
- * kit graded two ways (`--grader-arg --isolate` against none), can be compared:
+ * kit graded two ways (`--grader-arg=--isolate` against none), can be compared:
  * `tsx scripts/equivalence.ts --compare BEFORE AFTER` names the files that differ, grading by
  * grading, and `diff -r BEFORE AFTER` shows how. Not a test: it judges nothing.
  *

@@ -15,7 +15,7 @@ import {
 import { DEFAULT_EXTENSION_POLICY, type ExtensionPolicy } from "../../grader/totals.ts";
 import { judge, type Verdict } from "../../grader/verdict/verdict.ts";
 import { MemorySink, type Reporter, type Sink } from "../../grader/report/reporter.ts";
-import type { RawRun } from "../../grader/run/run-process.ts";
+import { finishedRun, type RawRun } from "../../grader/run/run-process.ts";
 import { capRun } from "../../grader/verdict/capped-text.ts";
 
 const schemas = new FixtureSchemas();
@@ -42,20 +42,7 @@ export function recordedLayouts(c: Case): ReadonlyMap<string, MemberBytes> | und
 /** A run that exited 0 with nothing printed, with `fields` over it. */
 export function rawRun(fields: Partial<RawRun>): RawRun {
   return {
-    exitCode: 0,
-    signal: null,
-    stdout: "",
-    stderr: "",
-    stderrTail: "",
-    outputCapped: null,
-    timedOut: false,
-    idle: false,
-    budget: false,
-    treeLimit: null,
-    spawnError: null,
-    sandboxError: null,
-    cpuMs: 10,
-    durationMs: 12,
+    ...finishedRun({ exitCode: 0, stdout: "", stderr: "", cpuMs: 10, durationMs: 12 }),
     ...fields,
   };
 }
