@@ -223,10 +223,13 @@ function copyNormalised(from: string, to: string): void {
   }
 }
 
-/** Runs the grader (as `npm run -s grade` does) and keeps what it wrote in `out`. */
-function runGrader(args: string[], out: string, files: string): void {
+/**
+ * Runs the grader (as `npm run -s grade` does) with `args` and then `extra` (--grader-arg), and
+ * keeps what it wrote in `out`.
+ */
+function runGrader(args: string[], out: string, files: string, extra: string[] = []): void {
   mkdirSync(out, { recursive: true });
-  const run = spawnSync(process.execPath, [join(ROOT, "grader", "launch.mjs"), ...args], {
+  const run = spawnSync(process.execPath, [join(ROOT, "grader", "launch.mjs"), ...args, ...extra], {
     cwd: ROOT,
     encoding: "utf8",
     env: {
@@ -242,6 +245,7 @@ function runGrader(args: string[], out: string, files: string): void {
   writeFileSync(join(out, "exit.txt"), `${run.status ?? run.signal}\n`);
   writeFileSync(join(out, "stdout.txt"), normalise(run.stdout ?? ""));
   writeFileSync(join(out, "stderr.txt"), normalise(run.stderr ?? ""));
+  // Without the --grader-arg arguments: two ways of grading compared differ by them alone.
   writeFileSync(join(out, "args.txt"), `${normalise(args.join("\n"))}\n`);
   copyNormalised(files, out);
 }
@@ -313,21 +317,15 @@ async function main(): Promise<void> {
     const started = performance.now();
     const args = [
       ...spec.args(),
-      ...extra,
       ...FORMAT_FILES.flatMap(([format, file]) => ["--format", `${format}=${join(files, file)}`]),
     ];
-    runGrader(args, join(out, spec.label), files);
+    runGrader(args, join(out, spec.label), files, extra);
     rmSync(files, { recursive: true, force: true });
     if (CLASSROOM.test(spec.label)) {
       // Classroom writes what github does and its points: one of the two per grading.
       const more = mkdtempSync(join(tmpdir(), "kit-equivalence-"));
-      const classroom = [
-        ...spec.args(),
-        ...extra,
-        "--format",
-        `classroom=${join(more, "classroom.txt")}`,
-      ];
-      runGrader(classroom, join(out, spec.label, "classroom"), more);
+      const classroom = [...spec.args(), "--format", `classroom=${join(more, "classroom.txt")}`];
+      runGrader(classroom, join(out, spec.label, "classroom"), more, extra);
       rmSync(more, { recursive: true, force: true });
     }
     process.stderr.write(`${spec.label}: ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
@@ -356,10 +354,10 @@ async function main(): Promise<void> {
         "--fixtures",
         privateFolder(),
         ...only([...SEVEN.slice(0, 3), caseId("19")]),
-        ...extra,
       ],
       join(out, "batch"),
       reportDir,
+      extra,
     );
     process.stderr.write(`batch: ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
   }
