@@ -5,11 +5,20 @@
  * the two student files (subscription.ts, range-assignor.ts) and label.json: the bug in words and
  * the mistake ids that would name it correctly (`acceptable`, [] when none does).
  *
+ * A label may also give a `state` and several mistakes (the corpora of issue-style measurement,
+ * test/naming-corpus-dev and -test): `{ state: "one" | "partial" | "two", mistakes: [{ bug, file,
+ * acceptable }], unstarted?: [{ what, acceptable }] }`; the older `{ bug, acceptable }` is state
+ * `one` with that one mistake. Variant folders are `NN-slug` or `<author>-NN-slug`; `00-correct`
+ * and `<author>-00-correct` are each author's own correct solution, not measured.
+ *
  * Every variant is put into a copy of the kit's starter and the lot graded as one batch by the
  * kit in --kit (default: this kit; point it at a checkout of an older commit to measure "before").
  * Then, over the variants that lost points:
  *   precision = named ids that are acceptable / all ids named (a wrong name is worse than none),
- *   recall    = variants with an acceptable name / variants that have one (acceptable non-empty).
+ *   recall    = variants with an acceptable name / variants that have one (acceptable non-empty);
+ * and per state, over every variant of that state (caught or not):
+ *   recall    = variants each of whose mistakes has an acceptable id named / all variants,
+ *   precision = names shown that fit a mistake or an unstarted stage / all names shown.
  * The corpus is measured, never used to tune the catalogue: keep new variants out of the tests.
  *
  * Exit 0 with the table on standard output; 2 for bad arguments.
@@ -22,9 +31,39 @@ import { parseArgs } from "node:util";
 
 const ROOT = resolve(import.meta.dirname, "..");
 
-interface Label {
+/** One mistake of a variant, and the ids that would name it correctly ([] when none fits). */
+interface Mistake {
   bug: string;
   acceptable: string[];
+}
+
+/** label.json: the older single-mistake form, or a state with its mistakes. */
+type LabelFile =
+  | Mistake
+  | {
+      state: "one" | "partial" | "two";
+      mistakes: Mistake[];
+      unstarted?: { what: string; acceptable: string[] }[];
+    };
+
+interface Label {
+  state: string;
+  mistakes: Mistake[];
+  /** Every id that fits: a mistake's or an unstarted stage's. */
+  fitting: string[];
+}
+
+/** A label.json read into one shape. */
+function readLabel(file: string): Label {
+  const raw = JSON.parse(readFileSync(file, "utf8")) as LabelFile;
+  if ("mistakes" in raw) {
+    const fitting = [
+      ...raw.mistakes.flatMap((m) => m.acceptable),
+      ...(raw.unstarted ?? []).flatMap((u) => u.acceptable),
+    ];
+    return { state: raw.state, mistakes: raw.mistakes, fitting };
+  }
+  return { state: "one", mistakes: [raw], fitting: [...raw.acceptable] };
 }
 
 interface CaseJson {
@@ -53,7 +92,12 @@ const corpus = resolve(positionals[0] ?? join(ROOT, "test", "naming-corpus"));
 const kit = resolve(values.kit);
 
 const variants = readdirSync(corpus, { withFileTypes: true })
-  .filter((d) => d.isDirectory() && /^\d\d-/.test(d.name) && d.name !== "00-correct")
+  .filter(
+    (d) =>
+      d.isDirectory() &&
+      /^(?:[a-z]+-)?\d\d-/.test(d.name) &&
+      !/^(?:[a-z]+-)?00-correct$/.test(d.name),
+  )
   .map((d) => d.name)
   .sort();
 
@@ -83,8 +127,14 @@ let recallable = 0;
 let recalled = 0;
 let caught = 0;
 const rows: string[] = [];
+/** Per state: variants, those with every mistake named, names shown, names that fit. */
+const states = new Map<
+  string,
+  { variants: number; recalled: number; shown: number; fit: number }
+>();
 for (const name of variants) {
-  const label = JSON.parse(readFileSync(join(corpus, name, "label.json"), "utf8")) as Label;
+  const label = readLabel(join(corpus, name, "label.json"));
+  const acceptable = label.fitting;
   const results = JSON.parse(
     readFileSync(join(out, "results", `${name}.json`), "utf8"),
   ) as ResultsJson;
@@ -93,22 +143,29 @@ for (const name of variants) {
   const named = [
     ...new Set(results.cases.filter((c) => c.status !== "pass").flatMap((c) => c.mistakes)),
   ];
-  const wrong = named.filter((id) => !label.acceptable.includes(id));
+  const wrong = named.filter((id) => !acceptable.includes(id));
+  const state = states.get(label.state) ?? { variants: 0, recalled: 0, shown: 0, fit: 0 };
+  states.set(label.state, state);
+  state.variants++;
+  state.shown += named.length;
+  state.fit += named.length - wrong.length;
+  if (lost && label.mistakes.every((m) => m.acceptable.some((id) => named.includes(id))))
+    state.recalled++;
   let verdict: string;
   if (!lost) verdict = "not caught";
   else {
     caught++;
     namedTotal += named.length;
     namedRight += named.length - wrong.length;
-    if (label.acceptable.length > 0) recallable++;
-    const right = named.some((id) => label.acceptable.includes(id));
+    if (acceptable.length > 0) recallable++;
+    const right = named.some((id) => acceptable.includes(id));
     if (right) recalled++;
     verdict =
       wrong.length > 0
         ? `WRONG NAME ${wrong.join(" ")}`
         : right
           ? "named"
-          : label.acceptable.length > 0
+          : acceptable.length > 0
             ? "unnamed"
             : "unnamed (no id fits)";
   }
@@ -119,17 +176,27 @@ for (const name of variants) {
       `${results.extensionScore}/${results.extensionMaxScore}`,
       verdict,
       named.join(" ") || "-",
-      label.acceptable.join(" ") || "-",
+      acceptable.join(" ") || "-",
+      label.state,
     ].join("\t"),
   );
 }
 rmSync(work, { recursive: true, force: true });
 
 const percent = (a: number, b: number) => (b === 0 ? "n/a" : `${((100 * a) / b).toFixed(0)}%`);
-console.log(["variant", "required", "extension", "verdict", "named", "acceptable"].join("\t"));
+console.log(
+  ["variant", "required", "extension", "verdict", "named", "acceptable", "state"].join("\t"),
+);
 for (const row of rows) console.log(row);
 console.log(
   `\n${variants.length} variants, ${caught} lost points; precision ${percent(namedRight, namedTotal)} ` +
     `(${namedRight} of ${namedTotal} names right); recall ${percent(recalled, recallable)} ` +
     `(${recalled} of ${recallable} variants with a fitting id named)`,
 );
+for (const [state, m] of [...states].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+  console.log(
+    `state ${state}: ${m.variants} variants; recall ${percent(m.recalled, m.variants)} ` +
+      `(${m.recalled} with every mistake named); precision ${percent(m.fit, m.shown)} ` +
+      `(${m.fit} of ${m.shown} names shown fit)`,
+  );
+}
