@@ -11,6 +11,8 @@ export default tseslint.config(
       "test/vectors/",
       "test/submissions/",
       "test/naming-corpus/",
+      "test/naming-corpus-dev/",
+      "test/naming-corpus-test/",
     ],
   },
   js.configs.recommended,
