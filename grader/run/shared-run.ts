@@ -16,7 +16,14 @@ import { STDERR_MAX_BYTES } from "../limits.ts";
 import { runIdentities } from "./identities.ts";
 import { cpuSecondsFor, sharedReportBytes } from "./program.ts";
 import { finishedRun, runProcess, type RawRun, type StdoutReader } from "./run-process.ts";
-import { confinedRunLimits, confinedSpec, sandboxFeatures, type ConfinedRun } from "./sandbox.ts";
+import {
+  confinedRunLimits,
+  confinedSpec,
+  sandboxFeatures,
+  wallBackstops,
+  type ConfinedRun,
+  type KernelLimits,
+} from "./sandbox.ts";
 
 /** How a program starts a shared run (Program.shared): the cases, the run identity, the key (hex). */
 export type SharedStart = (
@@ -186,6 +193,25 @@ export interface SharedLimits {
   deadline?: number | undefined;
 }
 
+/**
+ * runProcess's limits for a shared process (confinedRunLimits): its kernel limits are every case's
+ * together, but the idle check is one case's (a window of twice the per-case CPU limit, at least
+ * 5 s, with almost no CPU used): a case that sleeps stops the process as soon as it would stop the
+ * case alone, not after every case's window together.
+ *
+ * @param limits the shared process's kernel limits (sharedProgramRun)
+ * @param perCase the per-case CPU limit (ms) and the grading's deadline
+ */
+export function sharedRunLimits(
+  limits: KernelLimits,
+  perCase: Pick<SharedLimits, "timeoutMs" | "deadline">,
+): ReturnType<typeof confinedRunLimits> {
+  return {
+    ...confinedRunLimits(limits, perCase.deadline),
+    idle: wallBackstops(cpuSecondsFor(perCase.timeoutMs)).idle,
+  };
+}
+
 /** Bytes of a shared run's standard output read at a time. */
 const READ_CHUNK_BYTES = 1024 * 1024;
 
@@ -214,6 +240,8 @@ async function runSharedOnce(
     const looks = [0];
     const seenAt: number[] = [];
     const reports: SharedReport[] = [];
+    let wallAtLastReport = performance.now();
+    const perCaseCapMs = wallBackstops(cpuSecondsFor(limits.timeoutMs)).capMs;
     const look = (cpuMs: number, stdoutFrom: StdoutReader) => {
       for (;;) {
         const bytes = stdoutFrom(offset, READ_CHUNK_BYTES);
@@ -235,7 +263,7 @@ async function runSharedOnce(
       }
     };
     await runProcess(confinedSpec(run), {
-      ...confinedRunLimits(run.limits, limits.deadline),
+      ...sharedRunLimits(run.limits, limits),
       // The reports are read as they come (watch); none of the output is kept besides.
       outputCapBytes: 0,
       stderrKeepBytes: 0,
@@ -244,10 +272,18 @@ async function runSharedOnce(
         everyMs: 25,
         // A case that has used more than its own CPU limit (and the allowance) since the last
         // report ends the process; it then runs alone.
+        // So does one that has taken a case's whole wall-clock cap since the last report (it
+        // sleeps, or barely runs: the idle check, per case too, sees most of those sooner).
         check: (cpuMs, stdoutFrom) => {
+          const reportsBefore = reports.length;
           look(cpuMs, stdoutFrom);
+          if (reports.length !== reportsBefore) wallAtLastReport = performance.now();
           const sinceLastReport = cpuMs - (looks[seenAt.at(-1) ?? 0] ?? 0);
-          return sinceLastReport > limits.timeoutMs + SHARED_CPU_ALLOWANCE_MS || giveUp();
+          return (
+            sinceLastReport > limits.timeoutMs + SHARED_CPU_ALLOWANCE_MS ||
+            performance.now() - wallAtLastReport > perCaseCapMs ||
+            giveUp()
+          );
         },
         done: (cpuMs, stdoutFrom) => look(cpuMs ?? Number.POSITIVE_INFINITY, stdoutFrom),
       },

@@ -20,6 +20,7 @@ import {
   ReportReader,
   sharedEntry,
   sharedRawRun,
+  sharedRunLimits,
   type SharedReport,
   type runSharedGroup,
 } from "../../grader/run/shared-run.ts";
@@ -178,6 +179,23 @@ describe("sharedRawRun: the reports the grader may judge", () => {
     // A 1 s limit: half of it.
     expect(sharedRawRun(cleanReport(lesson, { cpuBoundMs: 501 }), 1000)).toBeUndefined();
     expect(sharedRawRun(cleanReport(lesson, { cpuBoundMs: 500 }), 1000)).toBeDefined();
+  });
+});
+
+describe("sharedRunLimits: a shared process's wall-clock stops", () => {
+  it("the idle check is one case's, the CPU and memory of the tree every case's together", () => {
+    // 56 cases of 2 s each: the kernel's CPU limit is 56 x 2 + 1 s; a case that sleeps must stop
+    // the process after a window of 2 x 2 s, at least 5 s, not after 2 x 113 s.
+    const kernel = { cpuSeconds: 113, dataMiB: 768, fileBytes: 1 << 30, openFiles: 64 };
+    const limits = sharedRunLimits(kernel, { timeoutMs: 2000, deadline: undefined });
+    expect(limits.idle).toEqual({ windowMs: 5000, minCpuFraction: 0.01 });
+    expect(limits.tree).toEqual({ cpuMs: 113_500, rssBytes: (768 + 128) * 1024 * 1024 });
+    expect(limits.timeoutMs).toBe(113 * 50_000);
+    expect(limits.budgetMs).toBeUndefined();
+    // A 10 s limit: a window of 20 s.
+    expect(sharedRunLimits(kernel, { timeoutMs: 10_000, deadline: undefined }).idle?.windowMs).toBe(
+      20_000,
+    );
   });
 });
 
