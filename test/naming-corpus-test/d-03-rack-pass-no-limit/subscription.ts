@@ -1,0 +1,285 @@
+import { SubscriptionDecodeError } from "./decode-error.ts";
+
+/** One entry of a version 1+ subscription's owned partitions. */
+export interface TopicPartitions {
+  topic: string;
+  /** Partition numbers as written (int32, not checked against any metadata). */
+  partitions: number[];
+}
+
+/**
+ * A member's subscription, as Kafka's `ConsumerProtocolSubscription` schema defines it
+ * (clients/src/main/resources/common/message/ConsumerProtocolSubscription.json, versions 0-3).
+ */
+export interface Subscription {
+  /** The version as written in the 2-byte header (a version above 3 is read as 3 but kept here). */
+  version: number;
+  /** Subscribed topic names, in the order written (duplicates kept as written). */
+  topics: string[];
+  /** Opaque assignor bytes; `null` when the length is negative, distinct from zero bytes. */
+  userData: Uint8Array | null;
+  /** Version 1+: partitions the member owned before this rebalance; `[]` for version 0. */
+  ownedPartitions: TopicPartitions[];
+  /** Version 2+: the member's last generation; -1 (Kafka's default) below version 2. */
+  generationId: number;
+  /** Version 3+: the member's client.rack; `null` below version 3 or when written as null. */
+  rackId: string | null;
+}
+
+/** The newest subscription version this decoder knows; Kafka reads any newer one as this. */
+export const HIGHEST_SUBSCRIPTION_VERSION = 3;
+
+const utf8 = new TextDecoder("utf-8", { ignoreBOM: true });
+
+/** Is b a UTF-8 continuation byte (10xxxxxx)? */
+function isCont(b: number | undefined): boolean {
+  return b !== undefined && b >= 0x80 && b <= 0xbf;
+}
+
+/**
+ * Decodes UTF-8 the way Java's `new String(bytes, UTF_8)` does (JDK 17), which replaces malformed
+ * sequences differently from TextDecoder (LESSON.md, "malformed names as Java reads them").
+ */
+function javaUtf8(bytes: Uint8Array): string {
+  let out = "";
+  let i = 0;
+  const n = bytes.length;
+  while (i < n) {
+    const b = bytes[i]!;
+    if (b < 0x80) {
+      out += String.fromCharCode(b);
+      i += 1;
+      continue;
+    }
+    let need: number;
+    let lo = 0x80;
+    let hi = 0xbf;
+    if (b >= 0xc2 && b <= 0xdf) need = 2;
+    else if (b >= 0xe0 && b <= 0xef) {
+      need = 3;
+      if (b === 0xe0) lo = 0xa0;
+    } else if (b >= 0xf0 && b <= 0xf4) {
+      need = 4;
+      if (b === 0xf0) lo = 0x90;
+      if (b === 0xf4) hi = 0x8f;
+    } else {
+      out += "\uFFFD";
+      i += 1;
+      continue;
+    }
+    // Second byte.
+    if (i + 1 >= n) {
+      out += "\uFFFD";
+      break;
+    }
+    const b2 = bytes[i + 1]!;
+    if (b2 < lo || b2 > hi) {
+      out += "\uFFFD";
+      i += 1;
+      continue;
+    }
+    if (need === 2) {
+      out += String.fromCharCode(((b & 0x1f) << 6) | (b2 & 0x3f));
+      i += 2;
+      continue;
+    }
+    if (i + 2 >= n) {
+      out += "\uFFFD";
+      break;
+    }
+    const b3 = bytes[i + 2];
+    if (!isCont(b3)) {
+      out += "\uFFFD";
+      i += 2;
+      continue;
+    }
+    if (need === 3) {
+      const cp = ((b & 0x0f) << 12) | ((b2 & 0x3f) << 6) | (b3! & 0x3f);
+      out += cp >= 0xd800 && cp <= 0xdfff ? "\uFFFD" : String.fromCharCode(cp);
+      i += 3;
+      continue;
+    }
+    if (i + 3 >= n) {
+      out += "\uFFFD";
+      break;
+    }
+    const b4 = bytes[i + 3];
+    if (!isCont(b4)) {
+      out += "\uFFFD";
+      i += 3;
+      continue;
+    }
+    const cp = ((b & 0x07) << 18) | ((b2 & 0x3f) << 12) | ((b3! & 0x3f) << 6) | (b4! & 0x3f);
+    out += String.fromCodePoint(cp);
+    i += 4;
+  }
+  return out;
+}
+
+/** A name as Java reads it: TextDecoder, and Java's own rules only when something was malformed. */
+function decodeName(bytes: Uint8Array): string {
+  const text = utf8.decode(bytes);
+  return text.includes("\uFFFD") ? javaUtf8(bytes) : text;
+}
+
+/** Reads big-endian signed integers, strings and bytes, checking what remains before each read. */
+class Reader {
+  private readonly view: DataView;
+  pos = 0;
+
+  constructor(private readonly bytes: Uint8Array) {
+    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  }
+
+  remaining(): number {
+    return this.bytes.length - this.pos;
+  }
+
+  private need(field: string, n: number, what: string): void {
+    if (this.remaining() < n) {
+      throw new SubscriptionDecodeError({
+        field,
+        offset: this.pos,
+        expected: `${what} needs ${n} bytes`,
+        found: `only ${this.remaining()} remain`,
+      });
+    }
+  }
+
+  int16(field: string): number {
+    this.need(field, 2, "int16");
+    const v = this.view.getInt16(this.pos);
+    this.pos += 2;
+    return v;
+  }
+
+  int32(field: string): number {
+    this.need(field, 4, "int32");
+    const v = this.view.getInt32(this.pos);
+    this.pos += 4;
+    return v;
+  }
+
+  /** A non-nullable array count: not negative, and each element at least `minSize` bytes. */
+  count(field: string, minSize: number): number {
+    const start = this.pos;
+    const n = this.int32(field);
+    if (n < 0) {
+      throw new SubscriptionDecodeError({
+        field,
+        offset: start,
+        expected: "a count >= 0 (not null)",
+        found: `found ${n}`,
+      });
+    }
+    if (n * minSize > this.remaining()) {
+      throw new SubscriptionDecodeError({
+        field,
+        offset: start,
+        expected: `room for ${n} elements`,
+        found: `only ${this.remaining()} bytes remain`,
+      });
+    }
+    return n;
+  }
+
+  private take(field: string, start: number, length: number): Uint8Array {
+    if (length > this.remaining()) {
+      throw new SubscriptionDecodeError({
+        field,
+        offset: start,
+        expected: `${field} needs ${length} bytes`,
+        found: `only ${this.remaining()} remain`,
+      });
+    }
+    const out = this.bytes.subarray(this.pos, this.pos + length);
+    this.pos += length;
+    return out;
+  }
+
+  string(field: string): string {
+    const start = this.pos;
+    const length = this.int16(field);
+    if (length < 0) {
+      throw new SubscriptionDecodeError({
+        field,
+        offset: start,
+        expected: "a string length >= 0 (not null)",
+        found: `found ${length}`,
+      });
+    }
+    return decodeName(this.take(field, start, length));
+  }
+
+  nullableString(field: string): string | null {
+    const start = this.pos;
+    const length = this.int16(field);
+    if (length < 0) return null;
+    return decodeName(this.take(field, start, length));
+  }
+
+  nullableBytes(field: string): Uint8Array | null {
+    const start = this.pos;
+    const length = this.int32(field);
+    if (length < 0) return null;
+    return this.take(field, start, length).slice();
+  }
+}
+
+/**
+ * Decodes one member's ConsumerProtocolSubscription bytes.
+ *
+ * Layout (all integers big-endian and signed): version int16; topics: int32 count, then per topic
+ * an int16 byte length and that many UTF-8 bytes; userData: int32 length (negative = null) and
+ * that many bytes; version 1+ appends ownedPartitions, 2+ generationId, 3+ rackId. Semantics
+ * follow Kafka's ConsumerProtocol.deserializeSubscription and the generated
+ * ConsumerProtocolSubscriptionData reader: a version above 3 is read as 3 and any bytes after a
+ * complete body are ignored; invalid UTF-8 becomes U+FFFD.
+ *
+ * @param bytes the subscription; may be a view into a larger buffer (its byteOffset is honoured)
+ * @returns the decoded subscription; the input is not modified and not retained
+ * @throws SubscriptionDecodeError for bytes that are not a valid subscription: too short for a
+ *   field, a negative version, a negative length for a non-nullable string or array, or a count
+ *   larger than the remaining bytes could hold. No other error is thrown for any input.
+ */
+export function decodeSubscription(bytes: Uint8Array): Subscription {
+  const r = new Reader(bytes);
+  const version = r.int16("version");
+  if (version < 0) {
+    throw new SubscriptionDecodeError({
+      field: "version",
+      offset: 0,
+      expected: "a version >= 0",
+      found: `found ${version}`,
+    });
+  }
+  const readAs = Math.min(version, HIGHEST_SUBSCRIPTION_VERSION);
+
+  const topicCount = r.count("topics", 2);
+  const topics: string[] = [];
+  for (let i = 0; i < topicCount; i++) topics.push(r.string(`topics[${i}]`));
+
+  const userData = r.nullableBytes("userData");
+
+  const ownedPartitions: TopicPartitions[] = [];
+  if (readAs >= 1) {
+    const ownedCount = r.count("ownedPartitions", 6);
+    for (let i = 0; i < ownedCount; i++) {
+      const topic = r.string(`ownedPartitions[${i}].topic`);
+      const partitionCount = r.count(`ownedPartitions[${i}].partitions`, 4);
+      const partitions: number[] = [];
+      for (let j = 0; j < partitionCount; j++) {
+        partitions.push(r.int32(`ownedPartitions[${i}].partitions[${j}]`));
+      }
+      ownedPartitions.push({ topic, partitions });
+    }
+  }
+
+  let generationId = -1;
+  if (readAs >= 2) generationId = r.int32("generationId");
+
+  let rackId: string | null = null;
+  if (readAs >= 3) rackId = r.nullableString("rackId");
+
+  return { version, topics, userData, ownedPartitions, generationId, rackId };
+}
