@@ -265,10 +265,10 @@ export async function gradeSubmission(options: GradeOptions): Promise<GradeResul
       const shared = options.isolate === true ? undefined : program.shared;
       const runShared = options.runShared ?? runSharedGroup;
       /**
-       * A phase's cases. With a shared run, its process (in one slot) runs them all first, and
-       * each report is dealt with as it comes: a clean pass is judged and recorded as run shared,
-       * every other case queued to run alone (in the other slots meanwhile), as is every case the
-       * shared run gave no report for.
+       * A phase's cases. With a shared run, its process runs them all (in a batch, in one of the
+       * shared slots; otherwise beside this grading's own), and each report is dealt with as it
+       * comes: a clean pass is judged and recorded as run shared, every other case queued to run
+       * alone in the slots meanwhile, as is every case the shared run gave no report for.
        */
       const gradePhase = async (from: number, to: number) => {
         const all = Array.from({ length: to - from }, (_, k) => from + k);
