@@ -59,6 +59,29 @@ export const PROGRAM_DIR = `${SANDBOX_DIR}/program`;
 export type ProgramTarget =
   { kind: "bundle"; path: string } | { kind: "command"; command: string; cwd: string };
 
+/** A case's arguments to the program: `--decode` for a decode case, none otherwise. */
+function caseArgs(c: Case): string[] {
+  return c.mode === "decode" ? ["--decode"] : [];
+}
+
+/**
+ * Where a bundle's run finds the bundle and starts: in the namespaced modes a copy in the run's own
+ * tmpfs (a copy rather than a bind: a bind would name the build folder in the mount table), with
+ * /tmp as its folder; with no namespaces the bundle itself, in `workDir` (default its folder).
+ */
+function bundlePlace(
+  bundlePath: string,
+  workDir: string | undefined,
+): { bundle: string; copy: { source: string; target: string }; cwd: string } {
+  const namespaced = sandboxFeatures().mode !== "none";
+  const bundle = namespaced ? `${PROGRAM_DIR}/${basename(bundlePath)}` : bundlePath;
+  return {
+    bundle,
+    copy: { source: bundlePath, target: bundle },
+    cwd: namespaced ? "/tmp" : (workDir ?? dirname(bundlePath)),
+  };
+}
+
 /**
  * Node's flags for a bundle's run: the permission model reading the bundle alone, no warnings
  * (they would be standard error the program did not write), and the heap limit (MiB).
@@ -88,9 +111,7 @@ export function programRun(
   uid: number | undefined,
   workDir?: string,
 ): ConfinedRun {
-  const f = sandboxFeatures();
-  const namespaced = f.mode !== "none";
-  const decode = c.mode === "decode" ? ["--decode"] : [];
+  const decode = caseArgs(c);
   // A bundle starts no other program: a PATH of the system's folders says nothing of the grader.
   const common = {
     limits: kernelLimits(limits),
@@ -110,14 +131,13 @@ export function programRun(
       visibleInPlace: target.cwd,
     };
   }
-  // Copied into the run rather than bound: a bind would name the build folder in the mount table.
-  const bundle = namespaced ? `${PROGRAM_DIR}/${basename(target.path)}` : target.path;
+  const { bundle, copy, cwd } = bundlePlace(target.path, workDir);
   return {
     ...common,
     command: process.execPath,
     args: [...nodeFlags(bundle, limits.memoryMiB), bundle, ...decode],
-    copy: { source: target.path, target: bundle },
-    cwd: namespaced ? "/tmp" : (workDir ?? dirname(target.path)),
+    copy,
+    cwd,
   };
 }
 
@@ -128,7 +148,10 @@ function sharedHarness(): string {
   return harnessText;
 }
 
-/** Bytes one case's report may take on the harness's standard output: its output in base64. */
+/**
+ * Bytes one case's report may take on the harness's standard output: both streams, each at most
+ * the output cap and a byte, in base64, and room for the rest of the line.
+ */
 export function sharedReportBytes(outputCapBytes: number): number {
   return Math.ceil((outputCapBytes + 1) / 3) * 4 * 2 + 4096;
 }
@@ -151,17 +174,12 @@ export function sharedProgramRun(
   key: string,
   workDir?: string,
 ): ConfinedRun {
-  const f = sandboxFeatures();
-  const namespaced = f.mode !== "none";
-  const bundle = namespaced ? `${PROGRAM_DIR}/${basename(bundlePath)}` : bundlePath;
+  const { bundle, copy, cwd } = bundlePlace(bundlePath, workDir);
   const one = kernelLimits(limits);
   const job = {
     bundle,
     outputCapBytes: limits.outputCapBytes,
-    cases: cases.map((c) => ({
-      args: c.mode === "decode" ? ["--decode"] : [],
-      input: c.inputText,
-    })),
+    cases: cases.map((c) => ({ args: caseArgs(c), input: c.inputText })),
   };
   return {
     limits: {
@@ -175,7 +193,7 @@ export function sharedProgramRun(
     binds: [],
     command: process.execPath,
     args: [...nodeFlags(bundle, limits.memoryMiB), "--input-type=module", "-e", sharedHarness()],
-    copy: { source: bundlePath, target: bundle },
-    cwd: namespaced ? "/tmp" : (workDir ?? dirname(bundlePath)),
+    copy,
+    cwd,
   };
 }

@@ -252,6 +252,7 @@ function capture() {
 // The streams' write methods are their prototype's: the capture is an own property, then removed.
 const streams = [process.stdout, process.stderr];
 const ownWrites = [ownDescriptor(process.stdout, "write"), ownDescriptor(process.stderr, "write")];
+/** Puts the captures in place of the standard streams' write methods. */
 function setWrites(out, err) {
   defineProperty(streams[0], "write", { value: out, writable: true, configurable: true });
   defineProperty(streams[1], "write", { value: err, writable: true, configurable: true });

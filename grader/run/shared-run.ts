@@ -6,7 +6,7 @@
  * (a fresh instance of every one of its modules), calls main.ts's exported `run` with the case's
  * arguments and input, and reports what the call printed and returned, signed with a key the
  * program never sees. Nothing here judges: the grading loop (grade.ts) keeps a report only when it
- * is a clean pass (sharedPass), and runs every other case again in its own process, whose verdict
+ * is a clean pass (sharedRawRun), and runs every other case again in its own process, whose verdict
  * is the one reported. So a shared run can make a grading faster, never give a case a verdict of
  * its own. What shared runs can and cannot carry from one case to the next: docs/sandbox.md.
  */
@@ -42,20 +42,6 @@ export const KIT_ENTRY_DIGESTS: ReadonlySet<string> = new Set([
   "1c200b9f2aab9c1827faeefb20cdcd7d8784cddbd783ddda3ffd1268e6688ae6",
 ]);
 
-/** What the harness noticed around one case's call (any of them: the case is run again alone). */
-export type SharedFlag =
-  | "around" // standard output or error grew outside the captured streams
-  | "no-run" // the bundle exports no run function
-  | "result" // run returned something other than { exitCode, stdout, stderr }
-  | "threw" // run (or the import) threw
-  | "stderr" // something besides run's returned text went to standard error
-  | "exit-code" // process.exitCode was set
-  | "write" // a stream write of something other than text or bytes
-  | "cap" // an output longer than the cap
-  | "pending" // timers, handles or requests left behind
-  | "env" // the environment changed
-  | "globals"; // the global object, a built-in, a built-in module or process changed
-
 /** One case's report from the harness. */
 export interface SharedReport {
   /** run's exit code (null when it gave none). */
@@ -68,6 +54,15 @@ export interface SharedReport {
   cpuMs: number;
   /** Wall time of the same, ms. */
   wallMs: number;
+  /**
+   * What the harness noticed around the call (any of them: the case runs again alone): `around`
+   * (standard output or error grew outside the captured streams), `no-run` (the bundle exports no
+   * run), `result` (run returned something other than { exitCode, stdout, stderr }), `threw`
+   * (run or the import threw), `stderr` (standard error beside run's returned text), `exit-code`
+   * (process.exitCode set), `write` (a write of something other than text or bytes), `cap` (an
+   * output over the cap), `pending` (timers, handles or requests left), `env` (the environment
+   * changed), `globals` (the global object, a built-in, a built-in module, process or a stream).
+   */
   flags: readonly string[];
   /**
    * The most CPU the case can have used, ms, by the grader's own count (its looks at the
@@ -88,7 +83,8 @@ const GIVE_UP_AFTER_MISSES = 2;
 
 /**
  * CPU a shared process may use beyond a case's own limit before the grader stops it, ms: its own
- * start and the case's module import, and the half second between the grader's looks.
+ * start, the case's module import, and the CPU both cores can spend between two of the grader's
+ * looks on a busy machine.
  */
 const SHARED_CPU_ALLOWANCE_MS = 1500;
 
@@ -271,9 +267,9 @@ async function runSharedOnce(
         // Often, so that a case the shared run does not pass starts alone soon.
         everyMs: 25,
         // A case that has used more than its own CPU limit (and the allowance) since the last
-        // report ends the process; it then runs alone.
-        // So does one that has taken a case's whole wall-clock cap since the last report (it
-        // sleeps, or barely runs: the idle check, per case too, sees most of those sooner).
+        // report ends the process, and so does one that has taken a case's whole wall-clock cap
+        // (it sleeps, or barely runs: the per-case idle check sees most of those sooner); the
+        // case then runs alone.
         check: (cpuMs, stdoutFrom) => {
           const reportsBefore = reports.length;
           look(cpuMs, stdoutFrom);
