@@ -7,9 +7,12 @@ import type { Verdict } from "../verdict/verdict.ts";
 import type { MemberBytes } from "./data.ts";
 import {
   confirmNames,
+  crashPredictors,
+  crashSignature,
   matchMistakes,
   mistakesFailing,
   outcomeMistakes,
+  sameWayMistakes,
   type NamedCase,
   type OutcomeSource,
 } from "./diagnose.ts";
@@ -39,9 +42,14 @@ export async function diagnoseCase(
   let layouts: ReadonlyMap<string, MemberBytes> | undefined;
   let diagnosed = false;
   let failedByEveryMutantOf: ReadonlySet<string> = new Set();
+  let crashPredictedBy: ReadonlySet<string> = new Set();
+  let sameWay: string[] = [];
   if (source !== undefined) {
     const outcomes = ok ? await source.knownOutcomesFor?.(c) : await source.outcomesFor(c);
-    if (outcomes !== undefined) failedByEveryMutantOf = mistakesFailing(c, outcomes);
+    if (outcomes !== undefined) {
+      failedByEveryMutantOf = mistakesFailing(c, outcomes);
+      crashPredictedBy = crashPredictors(c.expected, outcomes);
+    }
     if (!ok) {
       layouts = await source.layoutsFor?.(c);
       if (outcomes !== undefined) {
@@ -49,6 +57,8 @@ export async function diagnoseCase(
         const offsets = await source.offsetsFor?.(c);
         mistakes = matchMistakes(verdict.outcome, c.expected, outcomes, { offsets, layouts });
         fallback = outcomeMistakes(verdict.outcome, c.expected, layouts);
+        const rejected = (await source.rejectionsFor?.(c)) ?? new Map<string, string>();
+        sameWay = sameWayMistakes(verdict.outcome, c.expected, outcomes, rejected);
       }
     }
   }
@@ -57,11 +67,15 @@ export async function diagnoseCase(
     layouts,
     named: {
       passed: ok,
+      required: c.required,
       named: mistakes,
       fallback,
       diagnosed,
       crashed: verdict.outcome.kind === "crash",
+      crash: verdict.outcome.kind === "crash" ? crashSignature(verdict.outcome.stderr) : undefined,
       failedByEveryMutantOf,
+      crashPredictedBy,
+      sameWay,
     },
   };
 }

@@ -34,6 +34,8 @@ export interface CaseDiagnosis {
   outcomes: Map<string, string>;
   /** Mutant name to the offset its error line reported, for mutants that rejected bytes. */
   offsets: Map<string, number>;
+  /** Mutant name to the member it rejected, for mutants whose outcome rejected a member's bytes. */
+  rejected: Map<string, string>;
   /** Member id to its bytes' fields (small cases only). */
   members: Map<string, MemberBytes>;
 }
@@ -51,6 +53,7 @@ export interface DiagnosisJson {
     hash: string;
     outcomes: [string, string][];
     offsets?: [string, number][];
+    rejected?: [string, string][];
     members: [string, MemberBytes][];
   }[];
 }
@@ -68,6 +71,13 @@ export function mutantOffsets(outcomes: ReadonlyMap<string, Outcome>): Map<strin
   return offsets;
 }
 
+/** Mutant name to the member it rejected, for mutants whose outcome rejected a member's bytes. */
+export function mutantRejections(outcomes: ReadonlyMap<string, Outcome>): Map<string, string> {
+  const rejected = new Map<string, string>();
+  for (const [id, o] of outcomes) if (o.kind === "error") rejected.set(id, o.member);
+  return rejected;
+}
+
 /**
  * Reads the data file into Maps, by case id.
  * @returns an empty Map when the file does not exist (a kit without diagnosis data)
@@ -82,6 +92,7 @@ export function loadDiagnosisData(file = DIAGNOSIS_FILE): Map<string, CaseDiagno
         hash: c.hash,
         outcomes: new Map(c.outcomes),
         offsets: new Map(c.offsets ?? []),
+        rejected: new Map(c.rejected ?? []),
         members: new Map(c.members),
       },
     ]),

@@ -6,7 +6,9 @@
  * bytes); else the case's hint is shown. The starter's stubs, timeouts and other limits are never
  * named as mistakes.
  */
+import { ERROR_LINE, ERROR_NAME_LINE, LINE_END, UNCAUGHT_WHERE } from "../patterns.ts";
 import type { Outcome } from "../verdict/outcome.ts";
+import { sourceFrameOf } from "../verdict/verdict.ts";
 import type { Case } from "../cases/load.ts";
 import { CATALOGUE, mistakeOf, type Mistake } from "./catalogue.ts";
 import { caseHash } from "../cases/hash.ts";
@@ -23,6 +25,8 @@ export interface OutcomeSource {
   knownOutcomesFor?(c: Case): Promise<Map<string, string> | undefined>;
   /** Mutant name to the offset it reported when it rejected bytes (the field it stopped in). */
   offsetsFor?(c: Case): Promise<Map<string, number> | undefined>;
+  /** Mutant name to the member it rejected, for mutants whose outcome rejected a member's bytes. */
+  rejectionsFor?(c: Case): Promise<Map<string, string> | undefined>;
   /**
    * Member id to the field boundaries of its subscription bytes, for the explanation's hex dump;
    * undefined when this source has none for the case (only the recorded data has them).
@@ -50,6 +54,9 @@ export class FileOutcomes implements OutcomeSource {
   offsetsFor(c: Case): Promise<Map<string, number> | undefined> {
     return Promise.resolve(this.caseData(c)?.offsets);
   }
+  rejectionsFor(c: Case): Promise<Map<string, string> | undefined> {
+    return Promise.resolve(this.caseData(c)?.rejected);
+  }
   layoutsFor(c: Case): Promise<ReadonlyMap<string, MemberBytes> | undefined> {
     return Promise.resolve(this.caseData(c)?.members);
   }
@@ -76,6 +83,13 @@ export class FirstOf implements OutcomeSource {
     // The offsets of the source whose outcomes are used.
     for (const source of this.sources) {
       if ((await source.outcomesFor(c)) !== undefined) return source.offsetsFor?.(c);
+    }
+    return undefined;
+  }
+  async rejectionsFor(c: Case): Promise<Map<string, string> | undefined> {
+    // The rejections of the source whose outcomes are used.
+    for (const source of this.sources) {
+      if ((await source.outcomesFor(c)) !== undefined) return source.rejectionsFor?.(c);
     }
     return undefined;
   }
@@ -214,6 +228,56 @@ export function matchMistakes(
   return matches.length > 1 && specific !== undefined ? [specific] : matches;
 }
 
+/** Every crash's outcome hash (outcomeKey: every crash is one behaviour). */
+const CRASH_HASH = outcomeHash({ kind: "crash", exitCode: null, signal: null });
+/** The outcome hash of output that is not an answer. */
+const INVALID_HASH = outcomeHash({ kind: "invalid-output" });
+
+/**
+ * The mistakes one of whose mutants failed the case the same way as the program in kind, not in
+ * detail: rejected the same member's bytes (wherever it stopped), or, where Kafka rejects a
+ * member, printed an answer (whatever answer). Nothing for other outcomes: every assignor mutant
+ * gives some wrong answer, so a wrong answer alone says nothing of which. Used only with another
+ * case's evidence (confirmNames rule 4).
+ *
+ * @param rejected mutant name to the member it rejected (mutants whose outcome was an error)
+ * @returns mutant mistakes in catalogue order
+ */
+export function sameWayMistakes(
+  outcome: Outcome,
+  expected: Case["expected"],
+  mutantOutcomes: ReadonlyMap<string, string>,
+  rejected: ReadonlyMap<string, string>,
+  catalogue: ReadonlyMap<string, Mistake> = CATALOGUE,
+): string[] {
+  const failsSameWay = (mutant: string, hash: string): boolean => {
+    if (outcome.kind === "error") return rejected.get(mutant) === outcome.member;
+    if ((outcome.kind === "output" || outcome.kind === "oversized") && "error" in expected)
+      return !rejected.has(mutant) && hash !== CRASH_HASH && hash !== INVALID_HASH;
+    return false;
+  };
+  const shown = new Set<string>();
+  for (const [mutant, hash] of mutantOutcomes)
+    if (failsSameWay(mutant, hash)) shown.add(mistakeOf(mutant));
+  return [...catalogue.values()]
+    .filter((m) => m.evidence === "mutant" && shown.has(m.id))
+    .map((m) => m.id);
+}
+
+/**
+ * The mistakes that predict a crash on the case: one of whose mutants crashed on it, and the
+ * outcome mistake a crash there shows (a crash where Kafka rejects the bytes).
+ */
+export function crashPredictors(
+  expected: Case["expected"],
+  mutantOutcomes: ReadonlyMap<string, string>,
+): Set<string> {
+  const ids = new Set<string>();
+  for (const [mutant, hash] of mutantOutcomes) if (hash === CRASH_HASH) ids.add(mistakeOf(mutant));
+  if ("error" in expected) ids.add("crash-on-bad-bytes");
+  return ids;
+}
+
 /** The outcome a case expects, as the verdict compares it. */
 function expectedOutcome(c: Case): Outcome {
   return "error" in c.expected
@@ -238,10 +302,30 @@ export function mistakesFailing(c: Case, mutantOutcomes: ReadonlyMap<string, str
   return new Set([...mistakes].filter((id) => !passes.has(id)));
 }
 
+/**
+ * Where a crash happened, as a crash's identity across cases: the error's type and the first
+ * frame in the program's own sources (`TypeError @ src/range-assignor.ts:41`), or the error's
+ * line when no frame is given. Not the message: a program's own `throw new Error(...)` often
+ * names the case's data, and the same throw on two cases is the same crash.
+ *
+ * @param stderr the start of the program's standard error as it died (Outcome crash.stderr)
+ */
+export function crashSignature(stderr: string | undefined): string {
+  const lines = (stderr ?? "").split(LINE_END).slice(0, 40);
+  const error = lines.find((l) => ERROR_LINE.test(l.trim()) || ERROR_NAME_LINE.test(l.trim()));
+  const type = error === undefined ? "" : (error.trim().split(":")[0] ?? "");
+  const where = lines.find((l) => UNCAUGHT_WHERE.test(l.trim()))?.trim();
+  const frame = lines.map((l) => sourceFrameOf(l.trim())).find((f) => f !== undefined);
+  const place = where ?? (frame === undefined ? undefined : `${frame.file}:${frame.line}`);
+  return place === undefined ? (error?.trim() ?? lines[0] ?? "") : `${type} @ ${place}`;
+}
+
 /** What the submission-level pass needs of one graded case (see confirmNames). */
 export interface NamedCase {
   /** The case passed. */
   passed: boolean;
+  /** The case is a required one (not an extension case). */
+  required: boolean;
   /** The mistakes matchMistakes named on it (for a failed case with diagnosis data). */
   named: readonly string[];
   /** The outcome mistakes its outcome shows by itself (outcomeMistakes), the fallback. */
@@ -250,48 +334,98 @@ export interface NamedCase {
   diagnosed: boolean;
   /** The program crashed on it. */
   crashed: boolean;
+  /** For a crash, where it happened (crashSignature). */
+  crash?: string | undefined;
   /** The mistakes every one of whose mutants fails the case (from the diagnosis data). */
   failedByEveryMutantOf: ReadonlySet<string>;
+  /**
+   * The mistakes that predict a crash on this case: one of whose mutants crashed on it, and the
+   * outcome mistake a crash here would show (a crash where Kafka rejects the bytes).
+   */
+  crashPredictedBy: ReadonlySet<string>;
+  /**
+   * For a failed case no mutant matched in detail: the mistakes one of whose mutants failed it the
+   * same way (sameWayMistakes: accepted the bad bytes, or rejected the same member).
+   */
+  sameWay: readonly string[];
 }
 
 /**
  * The names that stand once every case of a submission is graded: a name on one case is a
- * promise about the whole program, so each is checked against the other cases (a precise name or
- * none), in this order:
+ * promise about the whole program, so each is checked against what that mistake predicts for the
+ * other cases (a precise name or none), and never withdrawn because another case failed for a
+ * reason of its own:
  *
  * 1. A mutant mistake is dropped when the program passed a case that every mutant of it fails: a
- *    program with that mistake would have failed there too.
- * 2. Names on crashes stand only when every diagnosed crash is explained by some mistake: a
- *    program that also crashes where no mistake explains it crashes for a reason of its own (e.g.
- *    a crash on every case is not `unknown-topic-crash` on the case with an unknown topic).
+ *    program with that mistake would have failed there too. An extension case contradicts only
+ *    the extension stages' mistakes: a program's rack pass is often code of its own, where a
+ *    mistake in its plain ranges does not reach.
+ * 2. A name on a crash is dropped when the program crashed at the same place (crashSignature) on
+ *    a required case where that mistake predicts no crash: the crash is not that mistake's (a
+ *    crash on every case is not `unknown-topic-crash` on the case with an unknown topic). A crash
+ *    elsewhere at another place, or on an extension case, leaves the name alone (a program with a
+ *    second mistake, or a stage not started).
  * 3. Where a case names several mistakes and some of them are named alone on another case, only
  *    those stay: the program has been shown to have them, and they explain this case as well.
+ * 4. A failed case left with no name, whose outcome some mistake's mutants share in kind
+ *    (`sameWay`), gets those of them another case shows (named alone there): the mistake shown
+ *    elsewhere predicts this failure too (an unsigned user-data length rejects a valid member here
+ *    at another offset, a decoder that stops after version 0's fields accepts these bad bytes).
  *
  * A case left with no name gets its outcome mistakes (a crash or an answer on bad bytes, a valid
- * member rejected), as matchMistakes gives when no mutant matches.
+ * member rejected), as matchMistakes gives when no mutant matches, unless it is a crash whose
+ * names rule 2 dropped.
  *
  * @param cases every case of the submission, in any order
  * @returns the names for each case, in the same order
  */
-export function confirmNames(cases: readonly NamedCase[]): string[][] {
+export function confirmNames(
+  cases: readonly NamedCase[],
+  catalogue: ReadonlyMap<string, Mistake> = CATALOGUE,
+): string[][] {
   const contradicted = new Set<string>();
-  for (const c of cases)
-    if (c.passed) for (const id of c.failedByEveryMutantOf) contradicted.add(id);
-  let named = cases.map((c) => c.named.filter((id) => !contradicted.has(id)));
-  const crashes = cases.flatMap((c, i) => (c.diagnosed && c.crashed ? [i] : []));
-  const unexplainedCrash = crashes.some(
-    (i) => (named[i] ?? []).length === 0 && (cases[i]?.fallback ?? []).length === 0,
-  );
-  if (unexplainedCrash) for (const i of crashes) named[i] = [];
+  for (const c of cases) {
+    if (!c.passed) continue;
+    for (const id of c.failedByEveryMutantOf)
+      if (c.required || catalogue.get(id)?.extension === true) contradicted.add(id);
+  }
+  const notItsCrash = (c: NamedCase, id: string) =>
+    c.crashed &&
+    cases.some(
+      (other) =>
+        other.diagnosed &&
+        other.crashed &&
+        other.required &&
+        other.crash === c.crash &&
+        !other.crashPredictedBy.has(id),
+    );
+  const dropped = new Set<number>();
+  let named = cases.map((c, i) => {
+    const kept = c.named.filter((id) => !contradicted.has(id) && !notItsCrash(c, id));
+    if (kept.length < c.named.length && kept.length === 0 && c.crashed) dropped.add(i);
+    return kept;
+  });
   const alone = new Set(named.filter((n) => n.length === 1).map((n) => n[0] ?? ""));
   named = named.map((n) => {
     const shown = n.filter((id) => alone.has(id));
     return n.length > 1 && shown.length > 0 ? shown : n;
   });
+  // Mistakes shown by a mutant's own evidence somewhere (not an outcome's class alone).
+  const shownAlone = new Set(
+    named.flatMap((n, i) =>
+      n.length === 1 && !(cases[i]?.fallback ?? []).includes(n[0] ?? "") ? n : [],
+    ),
+  );
   return named.map((n, i) => {
     const c = cases[i];
-    if (n.length > 0 || c === undefined) return n;
-    // A crash whose names fell with an unexplained crash elsewhere keeps none.
-    return unexplainedCrash && c.crashed ? [] : [...c.fallback];
+    if (c === undefined || c.passed) return n;
+    // Only the outcome's class (matchMistakes found no mutant): what another case shows first.
+    if (n.every((id) => c.fallback.includes(id))) {
+      const shownElsewhere = c.sameWay.filter((id) => shownAlone.has(id) && !contradicted.has(id));
+      if (shownElsewhere.length > 0) return shownElsewhere;
+    }
+    if (n.length > 0) return n;
+    if (dropped.has(i)) return [];
+    return c.fallback.filter((id) => !notItsCrash(c, id));
   });
 }

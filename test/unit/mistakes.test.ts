@@ -11,6 +11,7 @@ import { CATALOGUE, mistakeOf, type Mistake } from "../../grader/diagnose/catalo
 import { loadDiagnosisData, outcomeHash, type CaseDiagnosis } from "../../grader/diagnose/data.ts";
 import {
   confirmNames,
+  crashSignature,
   fieldAt,
   FileOutcomes,
   matchMistakes,
@@ -363,14 +364,32 @@ describe("matchMistakes", () => {
   });
 });
 
+describe("crashSignature: a crash's place, the same for the same throw on any case", () => {
+  it("reads the error's type and the first frame in the program's sources, not the message", () => {
+    const caught = (topic: string) =>
+      `internal error (a bug, not bad input):\nError: no metadata for topic ${topic}\n    at assignRange (src/range-assignor.ts:41:11)\n    at run (src/main.ts:90:5)`;
+    expect(crashSignature(caught("orders"))).toBe("Error @ src/range-assignor.ts:41");
+    expect(crashSignature(caught("payments"))).toBe(crashSignature(caught("orders")));
+    const uncaught =
+      "src/subscription.ts:12\n  const n = view.getInt32(at);\n  ^\n\nRangeError: Offset is outside the bounds of the DataView\n    at readInt32 (src/subscription.ts:12:3)";
+    expect(crashSignature(uncaught)).toBe("RangeError @ src/subscription.ts:12");
+    expect(crashSignature("TypeError: x is not a function")).toBe("TypeError: x is not a function");
+    expect(crashSignature(undefined)).toBe("");
+  });
+});
+
 describe("confirmNames: a name is checked against every case of the submission", () => {
   const base = {
     passed: false,
+    required: true,
     named: [] as string[],
     fallback: [] as string[],
     diagnosed: true,
     crashed: false,
+    crash: undefined as string | undefined,
     failedByEveryMutantOf: new Set<string>(),
+    crashPredictedBy: new Set<string>(),
+    sameWay: [] as string[],
   };
   const failed = (named: string[], more: Partial<typeof base> = {}) => ({
     ...base,
@@ -382,6 +401,9 @@ describe("confirmNames: a name is checked against every case of the submission",
     passed: true,
     failedByEveryMutantOf: new Set(failing),
   });
+  /** A crash at `where` on a case whose mutants of `predicted` crash there too. */
+  const crashAt = (where: string, named: string[], predicted: string[], more = {}) =>
+    failed(named, { crashed: true, crash: where, crashPredictedBy: new Set(predicted), ...more });
 
   it("keeps names no other case contradicts", () => {
     expect(confirmNames([failed(["numeric-order"]), passedCase(["arrival-order"])])).toEqual([
@@ -401,21 +423,50 @@ describe("confirmNames: a name is checked against every case of the submission",
     ]);
   });
 
-  it("keeps names on crashes only when every crash is explained", () => {
-    const unknownTopic = failed(["unknown-topic-crash"], { crashed: true });
-    const badBytes = failed(["crash-on-bad-bytes"], {
-      crashed: true,
+  it("takes a pass on an extension case as evidence against the extension stages' mistakes only", () => {
+    const rounded = failed(["float-range-boundaries"]);
+    const rackCase = {
+      ...passedCase(["float-range-boundaries", "racks-ignored"]),
+      required: false,
+    };
+    const rackFailed = failed(["racks-ignored"]);
+    // Its rack pass, code of its own, splits right: the plain ranges' mistake still stands.
+    expect(confirmNames([rounded, rackCase])).toEqual([["float-range-boundaries"], []]);
+    expect(confirmNames([rackFailed, rackCase])).toEqual([[], []]);
+    // A required case passed contradicts any mistake.
+    const plainCase = passedCase(["float-range-boundaries"]);
+    expect(confirmNames([rounded, plainCase])).toEqual([[], []]);
+  });
+
+  it("drops a crash's name when the program crashed at the same place where that mistake predicts no crash", () => {
+    const where = "TypeError @ src/range-assignor.ts:40";
+    const unknownTopic = crashAt(where, ["unknown-topic-crash"], ["unknown-topic-crash"]);
+    // The same crash on a required case with no unknown topic: a crash on every case.
+    const everywhere = crashAt(where, [], []);
+    expect(confirmNames([unknownTopic, everywhere])).toEqual([[], []]);
+    // The outcome name falls the same way: a crash on valid bytes at the same place.
+    const badBytes = crashAt(where, [], ["crash-on-bad-bytes"], {
       fallback: ["crash-on-bad-bytes"],
     });
-    expect(confirmNames([unknownTopic, badBytes])).toEqual([
-      ["unknown-topic-crash"],
-      ["crash-on-bad-bytes"],
-    ]);
-    const unexplained = failed([], { crashed: true });
-    expect(confirmNames([unknownTopic, badBytes, unexplained])).toEqual([[], [], []]);
+    expect(confirmNames([badBytes, everywhere])).toEqual([[], []]);
+    expect(confirmNames([badBytes])).toEqual([["crash-on-bad-bytes"]]);
     // A crash the diagnosis could not look at (no data for its case) is no evidence either way.
-    const unknown = failed([], { crashed: true, diagnosed: false });
-    expect(confirmNames([unknownTopic, unknown])).toEqual([["unknown-topic-crash"], []]);
+    expect(confirmNames([unknownTopic, { ...everywhere, diagnosed: false }])).toEqual([
+      ["unknown-topic-crash"],
+      [],
+    ]);
+  });
+
+  it("never withdraws a crash's name for a crash elsewhere of another cause (a second mistake, a stage not started)", () => {
+    const where = "TypeError @ src/range-assignor.ts:40";
+    const unknownTopic = crashAt(where, ["unknown-topic-crash"], ["unknown-topic-crash"]);
+    // Crashed elsewhere, at another place: another mistake's crash.
+    const other = crashAt("RangeError @ src/subscription.ts:12", [], []);
+    expect(confirmNames([unknownTopic, other])).toEqual([["unknown-topic-crash"], []]);
+    // Crashed at the same place on an extension case (its decoder, without Java's rule, made a
+    // name the metadata lacks): the stage is not started, the name stands.
+    const javaNames = crashAt(where, [], [], { required: false });
+    expect(confirmNames([unknownTopic, javaNames])).toEqual([["unknown-topic-crash"], []]);
   });
 
   it("keeps, among several names, those another case names alone", () => {
@@ -429,6 +480,27 @@ describe("confirmNames: a name is checked against every case of the submission",
       ["dataview-byteoffset"],
       ["dataview-byteoffset"],
       ["global-assignment", "unsubscribed-topics-assigned"],
+    ]);
+  });
+
+  it("names on a case failed the same way in kind the mistake another case shows, instead of the outcome's class", () => {
+    const shown = failed(["unsigned-user-data-length"]);
+    // matchMistakes found no mutant: it gave the outcome's class.
+    const sameWay = failed(["valid-bytes-rejected"], {
+      fallback: ["valid-bytes-rejected"],
+      sameWay: ["little-endian", "unsigned-user-data-length"],
+    });
+    expect(confirmNames([shown, sameWay])).toEqual([
+      ["unsigned-user-data-length"],
+      ["unsigned-user-data-length"],
+    ]);
+    // Shown nowhere else: the outcome's class, as before.
+    expect(confirmNames([sameWay])).toEqual([["valid-bytes-rejected"]]);
+    // Shown elsewhere but contradicted by a pass: not named.
+    expect(confirmNames([shown, sameWay, passedCase(["unsigned-user-data-length"])])).toEqual([
+      [],
+      ["valid-bytes-rejected"],
+      [],
     ]);
   });
 });

@@ -355,13 +355,22 @@ describe("one bit of a private case's input changes nothing a student sees", () 
     // answer is an assignment: no mistake explains it) takes the visible crash's name away.
     const visibleCrash = {
       passed: false,
+      required: true,
       named: ["crash-on-bad-bytes"],
       fallback: ["crash-on-bad-bytes"],
       diagnosed: true,
       crashed: true,
+      crash: "",
       failedByEveryMutantOf: new Set<string>(),
+      crashPredictedBy: new Set(["crash-on-bad-bytes"]),
+      sameWay: [],
     };
-    const privateCrash = { ...visibleCrash, named: [], fallback: [] };
+    const privateCrash = {
+      ...visibleCrash,
+      named: [],
+      fallback: [],
+      crashPredictedBy: new Set<string>(),
+    };
     expect(confirmNames([visibleCrash])).toEqual([["crash-on-bad-bytes"]]);
     expect(confirmNames([visibleCrash, privateCrash])).toEqual([[], []]);
   });

@@ -61,6 +61,7 @@ export function diagnosisJson(
   cases: readonly Case[],
   matrix: HashMatrix,
   offsets: ReadonlyMap<string, ReadonlyMap<string, number>> = new Map(),
+  rejected: ReadonlyMap<string, ReadonlyMap<string, string>> = new Map(),
   casesDir = BUILT_IN_CASES_DIR,
 ): DiagnosisJson {
   return {
@@ -75,6 +76,7 @@ export function diagnosisJson(
         return [id, hash];
       }),
       offsets: [...(offsets.get(c.id) ?? new Map<string, number>())],
+      rejected: [...(rejected.get(c.id) ?? new Map<string, string>())],
       members: [...(memberLayouts(c) ?? new Map<string, MemberBytes>())],
     })),
   };
@@ -91,13 +93,15 @@ export async function buildDiagnosisText(
 ): Promise<string> {
   const hashes: HashMatrix = new Map();
   const offsets = new Map<string, Map<string, number>>();
+  const rejected = new Map<string, Map<string, string>>();
   for (const c of cases) {
     for (const [id, hash] of await mutants.outcomesFor(c)) {
       hashes.set(id, (hashes.get(id) ?? new Map<string, string>()).set(c.id, hash));
     }
     offsets.set(c.id, await mutants.offsetsFor(c));
+    rejected.set(c.id, await mutants.rejectionsFor(c));
   }
-  return formatDiagnosisJson(diagnosisJson(cases, hashes, offsets, casesDir));
+  return formatDiagnosisJson(diagnosisJson(cases, hashes, offsets, rejected, casesDir));
 }
 
 /** The data as text: one line per case's outcomes and per member, so diffs stay readable. */
@@ -107,6 +111,7 @@ export function formatDiagnosisJson(json: DiagnosisJson): string {
       `  {"id": ${JSON.stringify(c.id)}, "hash": ${JSON.stringify(c.hash)},\n` +
       `   "outcomes": ${JSON.stringify(c.outcomes)},\n` +
       `   "offsets": ${JSON.stringify(c.offsets ?? [])},\n` +
+      `   "rejected": ${JSON.stringify(c.rejected ?? [])},\n` +
       `   "members": [${c.members.map((m) => `\n    ${JSON.stringify(m)}`).join(",")}]}`,
   );
   return `{\n "note": ${JSON.stringify(json.note)},\n "inputs": ${JSON.stringify(json.inputs ?? "")},\n "cases": [\n${cases.join(",\n")}\n ]\n}\n`;

@@ -11,7 +11,12 @@ import { dirname } from "node:path";
 import { judge } from "../../verdict/verdict.ts";
 import { capRun } from "../../verdict/capped-text.ts";
 import type { Outcome } from "../../verdict/outcome.ts";
-import { mutantOffsets, outcomeHash, type MemberBytes } from "../../diagnose/data.ts";
+import {
+  mutantOffsets,
+  mutantRejections,
+  outcomeHash,
+  type MemberBytes,
+} from "../../diagnose/data.ts";
 import type { OutcomeSource } from "../../diagnose/diagnose.ts";
 import type { Case, FixtureSchemas } from "../../cases/load.ts";
 import { MEMORY_MIB, OUTPUT_CAP_BYTES } from "../../limits.ts";
@@ -196,6 +201,10 @@ export class LiveOutcomes implements OutcomeSource {
 
   async offsetsFor(c: Case): Promise<Map<string, number>> {
     return mutantOffsets(await this.outcomes(c));
+  }
+
+  async rejectionsFor(c: Case): Promise<Map<string, string>> {
+    return mutantRejections(await this.outcomes(c));
   }
 
   /** Each member's field layout, read as the reference reads it (cases of up to 50 members). */

@@ -263,6 +263,13 @@ The racks never looked at, so every topic gets the plain range answer.
 - consumerRacks(subscriptions),
 + new Map<string, string>(),
 
+## racks-ignored:same-by-count
+Partitions taken to be all on the same racks when each has as many racks as the first, so
+matching is skipped where their racks differ.
+@ range-assignor.ts useRackAwareAssignment
+- (racks) => racks.length === partitionRacks.size,
++ (racks) => racks.length === (racksPerPartition[0]?.length ?? 0),
+
 ## racks-always-matched
 Matching whenever some member has a rack, even when no member's rack holds a replica or every
 partition is on the same racks.
@@ -272,6 +279,19 @@ partition is on the same racks.
 @ range-assignor.ts useRackAwareAssignment
 - (racks) => racks.length === partitionRacks.size,
 + () => false,
+
+## racks-always-matched:same-racks
+Matching whenever some member's rack holds a replica, even when every partition is on the same
+racks.
+@ range-assignor.ts useRackAwareAssignment
+- (racks) => racks.length === partitionRacks.size,
++ () => false,
+
+## racks-always-matched:no-replica
+Matching whenever some member has a rack, even when no member's rack holds a replica.
+@ range-assignor.ts useRackAwareAssignment
+- if (consumerRacks.size === 0 || ![...consumerRacks].some((rack) => partitionRacks.has(rack))) {
++ if (consumerRacks.size === 0) {
 
 ## co-partitioning-lost
 Every topic matched on its own, never with the topics that have the same members and partition
