@@ -393,6 +393,86 @@ const mistakes: Mistake[] = [
     moreSpecificThan: [],
   },
   {
+    id: "empty-replica-rack-dropped",
+    name: 'a replica rack "" taken for no rack',
+    explanation:
+      'A member rack "" means no rack, but a broker\'s rack "" is a rack name like any other (Kafka keeps every replica rack that is not null). Dropping it makes a partition on rack "" look like one without racks, so Kafka\'s test whether the partitions are all on the same racks comes out differently. Drop only null replica racks.',
+    lesson: "rack-aware-assignment",
+    extension: true,
+    evidence: "mutant",
+    moreSpecificThan: [],
+  },
+  {
+    id: "null-replica-rack-kept",
+    name: "a replica without a rack counted as a rack",
+    explanation:
+      "A replica on a broker without a rack (null in partitionRacks) adds no rack to its partition. Kafka collects each partition's racks without the nulls; keeping null as a rack makes partitions on the same racks look different, so racks get matched where Kafka gives the plain answer.",
+    lesson: "rack-aware-assignment",
+    extension: true,
+    evidence: "mutant",
+    moreSpecificThan: [],
+  },
+  {
+    id: "rackless-partitions-ignored",
+    name: "partitions without racks left out of the 'same racks' test",
+    explanation:
+      "A topic needs matching unless every partition is on exactly the same racks as the whole topic. A partition whose replicas have no rack is on no rack, which differs from the others: it counts in that test. Leaving such partitions out skips matching where Kafka matches.",
+    lesson: "rack-aware-assignment",
+    extension: true,
+    evidence: "mutant",
+    moreSpecificThan: [],
+  },
+  {
+    id: "leftovers-by-member-id",
+    name: "leftover partitions given out in member-id order",
+    explanation:
+      "After the rack pass, the leftover partitions go out in Kafka's member order, the same order as everywhere else: static members first (by group instance id), then the others by member id. Sorting by member id alone gives a static member's leftovers to someone else.",
+    lesson: "rack-aware-assignment",
+    extension: true,
+    evidence: "mutant",
+    moreSpecificThan: [],
+  },
+  {
+    id: "duplicate-racks-counted",
+    name: "a partition's racks counted with repeats",
+    explanation:
+      "A partition's racks are a set: two replicas on one rack make one rack. Keeping repeats makes partitions on the same racks look different (['a','a'] against ['a']), so racks get matched where Kafka gives the plain answer.",
+    lesson: "rack-aware-assignment",
+    extension: true,
+    evidence: "mutant",
+    moreSpecificThan: [],
+  },
+  {
+    id: "rack-extras-to-first",
+    name: "extra partitions reserved for the first members while racks are matched",
+    explanation:
+      "While racks are matched, each member may take n div m partitions, and one more while extra partitions remain: the first members to reach their share plus one use the extras up, whoever they are. Reserving the extras for the first n mod m members in order, as the plain formula does, gives different counts.",
+    lesson: "rack-aware-assignment",
+    extension: true,
+    evidence: "mutant",
+    moreSpecificThan: [],
+  },
+  {
+    id: "co-partitioned-by-members-only",
+    name: "topics co-partitioned by their members alone",
+    explanation:
+      "Kafka matches topics together only when they have the same members and the same number of partitions. Topics with the same members but different partition counts are matched each on its own.",
+    lesson: "rack-aware-assignment",
+    extension: true,
+    evidence: "mutant",
+    moreSpecificThan: [],
+  },
+  {
+    id: "leader-rack-for-all",
+    name: "every member matched on the leader's rack",
+    explanation:
+      "Each member's rack is the rackId in its own subscription. The leader's own client.rack says nothing about the others: read every member's rack from its subscription bytes (version 3).",
+    lesson: "rack-aware-assignment",
+    extension: true,
+    evidence: "mutant",
+    moreSpecificThan: [],
+  },
+  {
     id: "crash-on-bad-bytes",
     name: "a crash instead of the decode error",
     explanation:

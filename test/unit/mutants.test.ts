@@ -186,12 +186,13 @@ describe("the mutants", () => {
     for (const m of outcomeMistakes) expect(names.map(mistakeOf)).not.toContain(m.id);
   });
 
-  it("are defined in at most 400 lines, all of them", () => {
+  // Each mutant a few lines: a heading, a sentence, its edits (forms of one mistake included).
+  it("are defined in at most 500 lines, all of them", () => {
     const source = readFileSync(
       join(ROOT, "grader", "instructor", "mutants", "mutants.ts"),
       "utf8",
     );
-    expect(source.split("\n").length).toBeLessThanOrEqual(400);
+    expect(source.split("\n").length).toBeLessThanOrEqual(500);
   });
 
   it.each([...MUTANTS])("%s differs from the reference in one to three lines", (_, edits) => {

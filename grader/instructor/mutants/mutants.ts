@@ -133,6 +133,18 @@ Integers read little-endian.
 - const value = this.view.getInt32(this.offset);
 + const value = this.view.getInt32(this.offset, true);
 
+## little-endian:int16
+Only the 16-bit integers (the version, string lengths) read little-endian.
+@ subscription.ts ByteReader.int16
+- const value = this.view.getInt16(this.offset);
++ const value = this.view.getInt16(this.offset, true);
+
+## little-endian:int32
+Only the 32-bit integers (counts, the user-data length, partitions) read little-endian.
+@ subscription.ts ByteReader.int32
+- const value = this.view.getInt32(this.offset);
++ const value = this.view.getInt32(this.offset, true);
+
 ## char-length-names
 A name moves the offset on by its characters, not its bytes.
 @ subscription.ts ByteReader.utf8
@@ -287,6 +299,13 @@ racks.
 - (racks) => racks.length === partitionRacks.size,
 + () => false,
 
+## racks-always-matched:replica-lists
+Partitions compared by their replica lists (order, repeats and nulls included), not as sets of
+racks, so partitions on the same racks look different.
+@ range-assignor.ts TopicAssignmentState.constructor
+- partitionRacks,
++ replicaRacks?.some((r) => JSON.stringify(r) !== JSON.stringify(replicaRacks[0])) === true ? [[]] : partitionRacks,
+
 ## racks-always-matched:no-replica
 Matching whenever some member has a rack, even when no member's rack holds a replica.
 @ range-assignor.ts useRackAwareAssignment
@@ -299,6 +318,13 @@ count, so co-partitioned topics drift apart.
 @ range-assignor.ts assignWithRackMatching
 - const key = JSON.stringify([state.numPartitions, memberIds]);
 + const key = state.topic;
+
+## co-partitioning-lost:only-when-needed
+Co-partitioned topics matched together only when each of them needs matching by itself; the
+others get the plain answer.
+@ range-assignor.ts assignWithRackMatching
+- if (state.hasConsumerRacks) states.push(state);
++ if (state.hasConsumerRacks && state.needsRackAwareAssignment) states.push(state);
 
 ## rack-partition-assigned-twice
 A rack-matched partition counted for its member but not marked assigned: it goes out again.
@@ -326,6 +352,65 @@ The member takes every unassigned partition on its rack, beyond its share.
 @ range-assignor.ts TopicAssignmentState.assignRackMatched
 - while (room > 0 && queue.next < queue.partitions.length) {
 + while (queue.next < queue.partitions.length) {
+
+## empty-replica-rack-dropped
+A replica on a broker whose rack is "" taken for one without a rack, so a partition there looks
+like the others.
+@ range-assignor.ts distinctRacks
+- for (const rack of replicas ?? []) if (rack !== null) racks.add(rack);
++ for (const rack of replicas ?? []) if (rack !== null && rack !== "") racks.add(rack);
+
+## null-replica-rack-kept
+A replica on a broker without a rack (null) kept among the partition's racks.
+@ range-assignor.ts distinctRacks
+- for (const rack of replicas ?? []) if (rack !== null) racks.add(rack);
++ for (const rack of replicas ?? []) racks.add(rack as string);
+
+## rackless-partitions-ignored
+Partitions whose replicas have no rack left out of the test whether every partition is on the
+same racks.
+@ range-assignor.ts useRackAwareAssignment
+- return !racksPerPartition.every(
++ return !racksPerPartition.filter((racks) => racks.length > 0).every(
+
+## leftovers-by-member-id
+The leftover pass in member-id order, static members not first.
+@ range-assignor.ts TopicAssignmentState.assignLeftovers
+- for (let c = 0; c < this.consumers.length && this.nextUnassigned < this.numPartitions; c++) {
+- this.takeLowest(c);
+- }
++ const byId = this.consumers.map((_, c) => c).sort((a, b) => ((this.consumers[a]?.memberId ?? "") < (this.consumers[b]?.memberId ?? "") ? -1 : 1));
++ for (const c of byId) if (this.nextUnassigned < this.numPartitions) this.takeLowest(c);
+
+## duplicate-racks-counted
+A partition's racks kept with repeats (two replicas on one rack counted twice), so partitions on
+the same racks look different.
+@ range-assignor.ts distinctRacks
+- const racks = new Set<string>();
+- for (const rack of replicas ?? []) if (rack !== null) racks.add(rack);
+- return [...racks];
++ const racks: string[] = [];
++ for (const rack of replicas ?? []) if (rack !== null) racks.push(rack);
++ return racks;
+
+## rack-extras-to-first
+While racks are matched, the extra partitions reserved for the first n mod m members.
+@ range-assignor.ts TopicAssignmentState.maxAssignable
+- const extra = this.remainingConsumersWithExtraPartition > 0 ? 1 : 0;
++ const extra = c < this.numPartitions % this.consumers.length ? 1 : 0;
+
+## co-partitioned-by-members-only
+Topics grouped for co-partitioned matching by their members alone, whatever their partition
+counts.
+@ range-assignor.ts assignWithRackMatching
+- const key = JSON.stringify([state.numPartitions, memberIds]);
++ const key = JSON.stringify(memberIds);
+
+## leader-rack-for-all
+Every member matched on one rack: the first rack the leader sees (its own, when it has one).
+@ range-assignor.ts TopicAssignmentState.constructor
+- this.consumerRacks = this.consumers.map((c) => racks.get(c.memberId) ?? null);
++ this.consumerRacks = this.consumers.map(() => racks.values().next().value ?? null);
 `;
 
 /** The files of solution/src that edits and replacements may name. */
