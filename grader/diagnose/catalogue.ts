@@ -230,6 +230,16 @@ const mistakes: Mistake[] = [
     moreSpecificThan: [],
   },
   {
+    id: "newer-versions-misread",
+    name: "a version above 3 not read as version 3",
+    explanation:
+      "Kafka reads every version above 3 with version 3's layout: the owned partitions, the generation id and the rack id are all there, and only what follows them is ignored. Testing for version 3 exactly (or 1, or 2) skips a field a newer member did send: here its rack comes out null.",
+    lesson: "versions-1-to-3",
+    extension: true,
+    evidence: "mutant",
+    moreSpecificThan: [],
+  },
+  {
     id: "trailing-fields-misread",
     name: "fields after the user data treated as an error",
     explanation:

@@ -354,7 +354,7 @@ describe("npm run handout -- OUT: what the handout holds", () => {
 });
 
 // npm run upgrade-handout, through npm from another folder as an instructor types it, on student
-// repositories made from an older copy of this handout: the copy lacks the rack cases (47-60) and
+// repositories made from an older copy of this handout: the copy lacks the cases 47-62 and
 // the rack figure, has a grader file the new one dropped, another src/main.ts and starter
 // range-assignor.ts, and the stamp of kit 1.1.0 over its 46 cases.
 describe("npm run upgrade-handout: a previous version's repositories with a student's work in them", () => {

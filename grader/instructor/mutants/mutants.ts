@@ -194,6 +194,12 @@ A version newer than 3 rejected, instead of read as 3.
 +   throw new SubscriptionDecodeError({ field: "version", offset, expected: "a version from 0 to 3", found: "found " + version });
 + return version;
 
+## newer-versions-misread
+A version above 3 not read as version 3: the rack read only at version 3 exactly.
+@ subscription.ts decodeSubscription
+- const rackId = readAs >= 3 ? reader.nullableString("rackId") : null;
++ const rackId = version === 3 ? reader.nullableString("rackId") : null;
+
 ## trailing-fields-misread
 The subscription taken to end with the user data.
 @ subscription.ts ByteReader.nullableBytes
