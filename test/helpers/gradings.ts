@@ -105,7 +105,26 @@ export function leftovers(): string[] {
         / sleep 1234$/.test(p.args) ||
         (PROGRAM.test(p.args) && !sandboxed(p)),
     )
-    .map((p) => `${p.uid} ${p.pid} ${p.args}`);
+    .map((p) => `${p.uid} ${p.pid} ${p.args}${whence(p, byPid)}`);
+}
+
+/**
+ * Where a leftover comes from, for the failure message: its state and age (`ps`), and the
+ * processes above it, each cut short.
+ */
+function whence(p: Proc, byPid: Map<number, Proc>): string {
+  let state: string;
+  try {
+    state = execFileSync("ps", ["-o", "stat=,etimes=", "-p", String(p.pid)], {
+      encoding: "utf8",
+    }).trim();
+  } catch {
+    state = "gone";
+  }
+  const above = ancestry(p, byPid)
+    .slice(1)
+    .map((pid) => `${pid} ${(byPid.get(pid)?.args ?? "").slice(0, 60)}`);
+  return ` [state, seconds: ${state}; locked now: ${[...lockedIdentities()].join(",")}] <- ${above.join(" <- ")}`;
 }
 
 /** leftovers(), asked again (at most 20 times, 250 ms apart) while processes may still be dying. */
