@@ -237,6 +237,12 @@ A negative count read as no elements.
 - const count = this.int32(field);
 + const count = Math.max(0, this.int32(field));
 
+## negative-count-as-empty:owned-partitions
+A negative count of an owned topic's partition numbers read as none (the other counts checked).
+@ subscription.ts ByteReader.array
+- const count = this.int32(field);
++ const count = field.endsWith(".partitions") ? Math.max(0, this.int32(field)) : this.int32(field);
+
 ## negative-version-accepted
 A negative version not checked.
 @ subscription.ts decodeSubscription
