@@ -170,6 +170,16 @@ const mistakes: Mistake[] = [
     moreSpecificThan: [],
   },
   {
+    id: "duplicate-topics-counted",
+    name: "a topic listed twice counted twice",
+    explanation:
+      "A member that lists a topic twice in its subscription is still one member of that topic: Kafka adds each member once to a topic's members. Counting it twice gives it two places in the range and changes everyone's share.",
+    lesson: "the-range-assignor",
+    extension: true,
+    evidence: "mutant",
+    moreSpecificThan: [],
+  },
+  {
     id: "little-endian",
     name: "integers read little-endian",
     explanation:
@@ -184,6 +194,16 @@ const mistakes: Mistake[] = [
     name: "string lengths counted in characters",
     explanation:
       "A string's int16 length counts UTF-8 bytes, not characters: 'café' is 5 bytes. Slice that many bytes, then decode them with TextDecoder; move on by the byte length.",
+    lesson: "reading-lengths",
+    extension: false,
+    evidence: "mutant",
+    moreSpecificThan: [],
+  },
+  {
+    id: "names-not-utf8",
+    name: "names not decoded as UTF-8",
+    explanation:
+      "Topic names are UTF-8 bytes. Reading each byte as one character (Latin-1, String.fromCharCode) turns every name with a character outside ASCII into another name, which the metadata does not have. Decode the bytes with TextDecoder (UTF-8).",
     lesson: "reading-lengths",
     extension: false,
     evidence: "mutant",

@@ -81,6 +81,13 @@ Every topic of the metadata shared among every member of the group (racks never 
 + const topicToConsumers = new Map([...partitionsPerTopic.keys()].map((topic): [string, MemberInfo[]] => [topic, [...everyone]]));
 + partitionRacks = new Map();
 
+## unsubscribed-topics-assigned:subscribed-by-anyone
+Every topic some member subscribed to shared among every member of the group.
+@ range-assignor.ts assignRange
+- const topicToConsumers = consumersPerTopic(subscriptions);
++ const everyone = [...subscriptions].map(([memberId, { groupInstanceId }]): MemberInfo => ({ memberId, groupInstanceId }));
++ const topicToConsumers = new Map([...consumersPerTopic(subscriptions).keys()].map((topic): [string, MemberInfo[]] => [topic, [...everyone]]));
+
 ## unknown-topic-crash
 The topic's partition count used without checking that the metadata has the topic.
 @ range-assignor.ts assignRange
@@ -124,6 +131,12 @@ Boundaries at rounded fractions of n, not n div m plus the extras first.
 + const start = Math.round((i * numPartitionsForTopic) / numConsumers);
 + const length = Math.round(((i + 1) * numPartitionsForTopic) / numConsumers) - start;
 
+## duplicate-topics-counted
+A topic a member listed twice counted twice: the member takes two places in its range.
+@ range-assignor.ts consumersPerTopic
+- else if (consumers[consumers.length - 1] !== member) consumers.push(member);
++ else consumers.push(member);
+
 ## little-endian
 Integers read little-endian.
 @ subscription.ts ByteReader.int16
@@ -152,6 +165,12 @@ A name moves the offset on by its characters, not its bytes.
 + const value = decodeUtf8(this.take(length, "string", field, index));
 + this.offset += value.length - length;
 + return value;
+
+## names-not-utf8
+Names decoded one byte per character (Latin-1), not as UTF-8.
+@ subscription.ts decodeUtf8
+- const text = utf8Decoder.decode(bytes);
++ const text = String.fromCharCode(...bytes);
 
 ## unsigned-user-data-length
 The user data's length read as unsigned: never null, and ff ff ff ff is 4294967295 bytes.
