@@ -15,6 +15,7 @@ import {
 import { DEFAULT_EXTENSION_POLICY, type ExtensionPolicy } from "../../grader/totals.ts";
 import { judge, type Verdict } from "../../grader/verdict/verdict.ts";
 import { MemorySink, type Reporter, type Sink } from "../../grader/report/reporter.ts";
+import type { PreparedProgram } from "../../grader/run/prepare.ts";
 import { finishedRun, type RawRun } from "../../grader/run/run-process.ts";
 import { capRun } from "../../grader/verdict/capped-text.ts";
 
@@ -181,3 +182,15 @@ export function buildFailure(submission: string, ids: string[], errors: string[]
   );
   return gradeResults(submission, results, { reason: "build-error", errors });
 }
+
+/** A program that does nothing itself: the fake runner stands for its runs. */
+export const noProgram: PreparedProgram = {
+  program: {
+    run: () => {
+      throw new Error("the fake runner runs the cases");
+    },
+    mapStderr: (text) => text,
+  },
+  errors: [],
+  cleanup: () => {},
+};

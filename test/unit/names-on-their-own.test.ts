@@ -11,9 +11,8 @@ import { FileOutcomes } from "../../grader/diagnose/diagnose.ts";
 import { gradeSubmission, type GradeOptions } from "../../grader/grade.ts";
 import { outcomeHash } from "../../grader/diagnose/data.ts";
 import { BUILT_IN_CASES_DIR } from "../../grader/kit.ts";
-import type { PreparedProgram } from "../../grader/run/prepare.ts";
 import type { RawRun } from "../../grader/run/run-process.ts";
-import { rawRun, rightRun } from "../helpers/results.ts";
+import { noProgram, rawRun, rightRun } from "../helpers/results.ts";
 
 const schemas = new FixtureSchemas();
 const cases = loadCases(BUILT_IN_CASES_DIR, [], schemas);
@@ -36,17 +35,6 @@ function crashAt(where: string): RawRun {
     stderr: `internal error (a bug, not bad input):\nTypeError: Cannot read properties of undefined (reading 'length')\n    at assignRange (${where}:7)\n    at run (src/main.ts:90:5)\n`,
   });
 }
-
-const noProgram: PreparedProgram = {
-  program: {
-    run: () => {
-      throw new Error("the fake runner runs the cases");
-    },
-    mapStderr: (text) => text,
-  },
-  errors: [],
-  cleanup: () => {},
-};
 
 /** Grades every built-in case with `behave` as the program; case id to its confirmed names. */
 async function namesOf(behave: (c: Case) => RawRun): Promise<Map<string, string[]>> {

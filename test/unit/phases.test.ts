@@ -10,12 +10,11 @@ import { describe, expect, it } from "vitest";
 import { FixtureSchemas, isPrivateCase, type Case } from "../../grader/cases/load.ts";
 import { confirmNames, FileOutcomes, type OutcomeSource } from "../../grader/diagnose/diagnose.ts";
 import { gradeSubmission, type GradeOptions } from "../../grader/grade.ts";
-import type { PreparedProgram } from "../../grader/run/prepare.ts";
 import { SUBMISSIONS_AT_ONCE } from "../../grader/batch/batch.ts";
 import { PhaseGate, type Phases } from "../../grader/phases.ts";
 import type { CaseResult, GradeResults } from "../../grader/results.ts";
 import type { RawRun } from "../../grader/run/run-process.ts";
-import { builtInCase, privateCase, rawRun, rightRun } from "../helpers/results.ts";
+import { builtInCase, noProgram, privateCase, rawRun, rightRun } from "../helpers/results.ts";
 
 const schemas = new FixtureSchemas();
 
@@ -85,18 +84,6 @@ interface Event {
   id: string;
   private: boolean;
 }
-
-/** A program that does nothing itself: the fake runner stands for its runs. */
-const noProgram: PreparedProgram = {
-  program: {
-    run: () => {
-      throw new Error("the fake runner runs the cases");
-    },
-    mapStderr: (text) => text,
-  },
-  errors: [],
-  cleanup: () => {},
-};
 
 /**
  * Options for grading `cases` with a fake runner that gives `behave(c)` after a short wait (a
