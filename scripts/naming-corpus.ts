@@ -18,13 +18,16 @@
  *   recall    = variants with an acceptable name / variants that have one (acceptable non-empty);
  * and per state, over every variant of that state (caught or not):
  *   recall    = variants each of whose mistakes has an acceptable id named / all variants,
- *   precision = names shown that fit a mistake or an unstarted stage / all names shown.
+ *   precision = names shown that fit a mistake or an unstarted stage / all names shown;
+ * and, where the corpus has ids-at-labelling.txt (the ids `--list-mistakes` listed when its labels
+ * were written), the same precision over the names with one of those ids: a name added to the
+ * catalogue since is one no label could choose, right or wrong.
  * The corpus is measured, never used to tune the catalogue: keep new variants out of the tests.
  *
  * Exit 0 with the table on standard output; 2 for bad arguments.
  */
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
@@ -127,10 +130,34 @@ let recallable = 0;
 let recalled = 0;
 let caught = 0;
 const rows: string[] = [];
-/** Per state: variants, those with every mistake named, names shown, names that fit. */
+/**
+ * The ids a label could name (ids-at-labelling.txt in the corpus: `--list-mistakes` when the
+ * labels were written), or undefined when the corpus does not say. A name added to the catalogue
+ * since is one no label can call right or wrong.
+ */
+const labelIdsFile = join(corpus, "ids-at-labelling.txt");
+const labelIds = existsSync(labelIdsFile)
+  ? new Set(
+      readFileSync(labelIdsFile, "utf8")
+        .split("\n")
+        .map((line) => line.trim())
+        .filter((line) => line !== "" && !line.startsWith("#")),
+    )
+  : undefined;
+/**
+ * Per state: variants, those with every mistake named, names shown, names that fit; and among
+ * the names shown, those whose id a label could name, and how many of them fit.
+ */
 const states = new Map<
   string,
-  { variants: number; recalled: number; shown: number; fit: number }
+  {
+    variants: number;
+    recalled: number;
+    shown: number;
+    fit: number;
+    judgeable: number;
+    judgedFit: number;
+  }
 >();
 for (const name of variants) {
   const label = readLabel(join(corpus, name, "label.json"));
@@ -144,11 +171,21 @@ for (const name of variants) {
     ...new Set(results.cases.filter((c) => c.status !== "pass").flatMap((c) => c.mistakes)),
   ];
   const wrong = named.filter((id) => !acceptable.includes(id));
-  const state = states.get(label.state) ?? { variants: 0, recalled: 0, shown: 0, fit: 0 };
+  const state = states.get(label.state) ?? {
+    variants: 0,
+    recalled: 0,
+    shown: 0,
+    fit: 0,
+    judgeable: 0,
+    judgedFit: 0,
+  };
   states.set(label.state, state);
   state.variants++;
   state.shown += named.length;
   state.fit += named.length - wrong.length;
+  const judgeable = named.filter((id) => labelIds === undefined || labelIds.has(id));
+  state.judgeable += judgeable.length;
+  state.judgedFit += judgeable.filter((id) => acceptable.includes(id)).length;
   if (lost && label.mistakes.every((m) => m.acceptable.some((id) => named.includes(id))))
     state.recalled++;
   let verdict: string;
@@ -197,6 +234,10 @@ for (const [state, m] of [...states].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 
   console.log(
     `state ${state}: ${m.variants} variants; recall ${percent(m.recalled, m.variants)} ` +
       `(${m.recalled} with every mistake named); precision ${percent(m.fit, m.shown)} ` +
-      `(${m.fit} of ${m.shown} names shown fit)`,
+      `(${m.fit} of ${m.shown} names shown fit)` +
+      (labelIds === undefined || m.judgeable === m.shown
+        ? ""
+        : `; over the ids the labels could name, ${percent(m.judgedFit, m.judgeable)} ` +
+          `(${m.judgedFit} of ${m.judgeable}; ${m.shown - m.judgeable} names of ids added since)`),
   );
 }
