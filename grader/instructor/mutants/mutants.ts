@@ -294,6 +294,12 @@ Static members sorted after the others.
 + if (a.groupInstanceId !== null) return 1;
 + if (b.groupInstanceId !== null) return -1;
 
+## static-members-not-first:by-member-id
+Static members first, but sorted among themselves by member id, not by instance id.
+@ range-assignor.ts compareMembers
+- return compareCodeUnits(a.groupInstanceId, b.groupInstanceId);
++ return compareCodeUnits(a.memberId, b.memberId);
+
 ## truthy-instance-id
 The instance id tested for truthiness, so "" counts as none.
 @ range-assignor.ts consumersPerTopic
@@ -343,6 +349,13 @@ Matching whenever some member has a rack, even when no member's rack holds a rep
 - if (consumerRacks.size === 0 || ![...consumerRacks].some((rack) => partitionRacks.has(rack))) {
 + if (consumerRacks.size === 0) {
 
+## racks-always-matched:every-topic
+Once some topic needs matching, every topic with a member on a rack matched, needed or not.
+@ range-assignor.ts assignWithRackMatching
+- else if (first.needsRackAwareAssignment) first.assignRackMatched();
+- else continue;
++ else first.assignRackMatched();
+
 ## co-partitioning-lost
 Every topic matched on its own, never with the topics that have the same members and partition
 count, so co-partitioned topics drift apart.
@@ -383,6 +396,17 @@ The member takes every unassigned partition on its rack, beyond its share.
 @ range-assignor.ts TopicAssignmentState.assignRackMatched
 - while (room > 0 && queue.next < queue.partitions.length) {
 + while (queue.next < queue.partitions.length) {
+
+## rack-share-exceeded:co-partitioned
+The co-partitioned pass gives partitions without checking the member still has room.
+@ range-assignor.ts assignCoPartitionedWithRackMatching
+- const hasRoom = (c: number) => group.every((state) => state.maxAssignable(c) > 0);
++ const hasRoom = (c: number) => c >= 0;
+
+## rack-share-exceeded:extras-kept
+The extra partitions never used up: every member may take one more than n div m.
+@ range-assignor.ts TopicAssignmentState.assign
+- if (numAssigned > this.numPartitionsPerConsumer) this.remainingConsumersWithExtraPartition--;
 
 ## empty-replica-rack-dropped
 A replica on a broker whose rack is "" taken for one without a rack, so a partition there looks
