@@ -169,17 +169,59 @@ function bytesDump(
   return { kind: "bytes", member: focus.member, lines: hexDump(bytes, layout, focus.caret) };
 }
 
-/** The named mistakes (catalogue order as given, unknown ids left out), else the case's hint. */
-function advice(r: GradedCase): Advice {
+/**
+ * What a case's hint says when the program failed otherwise than the case is built to show: a
+ * case's hint is written for a wrong answer where Kafka gives one, or for an answer where Kafka
+ * rejects a member's bytes. A crash, a valid member rejected, or output that is not an answer
+ * get words for what the program did instead; undefined when the case's own hint fits.
+ */
+function hintFor(
+  r: GradedCase,
+  layouts: ReadonlyMap<string, MemberBytes> | undefined,
+): { hint: string; lesson: string } | undefined {
+  const outcome = r.verdict.outcome;
+  const badBytes = "error" in r.case.expected;
+  if (outcome.kind === "crash") {
+    return badBytes
+      ? {
+          hint: "The program crashed on bytes Kafka rejects: read the error and the line it names, and throw SubscriptionDecodeError (the field, the offset) where the bytes stop making sense, never let a read fail by itself.",
+          lesson: "bad-bytes",
+        }
+      : {
+          hint: "The program crashed on input Kafka handles: read the error and the line it names on standard error, and fix that line first; nothing in this case should throw.",
+          lesson: "the-exercise",
+        };
+  }
+  if (outcome.kind === "error" && (!badBytes || layouts?.get(outcome.member)?.error === null)) {
+    return {
+      hint: "The program rejected a member whose bytes Kafka reads: compare each field it read, its width and its byte order, with the bytes, up to where it stopped.",
+      lesson: "reading-lengths",
+    };
+  }
+  if (outcome.kind === "invalid-output") {
+    return {
+      hint: "The program's standard output is not the answer: print exactly one JSON object, as the exercise's Output section says, and write anything else to standard error.",
+      lesson: "the-exercise",
+    };
+  }
+  return undefined;
+}
+
+/**
+ * The named mistakes (catalogue order as given, unknown ids left out), else the case's hint, or,
+ * when the program failed otherwise than the case is built to show, words for what it did
+ * (hintFor).
+ */
+function advice(r: GradedCase, layouts?: ReadonlyMap<string, MemberBytes>): Advice {
   const named = r.mistakes.flatMap((id) => {
     const m = CATALOGUE.get(id);
     return m === undefined
       ? []
       : [{ id: m.id, name: m.name, explanation: m.explanation, lesson: m.lesson }];
   });
-  return named.length > 0
-    ? { kind: "mistakes", mistakes: named }
-    : { kind: "hint", hint: r.case.hint, lesson: r.case.lesson };
+  if (named.length > 0) return { kind: "mistakes", mistakes: named };
+  const own = hintFor(r, layouts);
+  return { kind: "hint", hint: own?.hint ?? r.case.hint, lesson: own?.lesson ?? r.case.lesson };
 }
 
 /**
@@ -211,7 +253,7 @@ function explanationOf(
 ): Explanation | null {
   if (passed(r)) return null;
   const base = {
-    advice: advice(r),
+    advice: advice(r, context.layouts),
     hint: { kind: "hint", hint: r.case.hint, lesson: r.case.lesson } as const,
   };
   // A private case's input and answer are never shown, whichever report this goes into.

@@ -1,0 +1,64 @@
+// The advice under a failed case with no mistake named (explain/explain.ts): the case's hint when
+// the program failed the way the case is built to show (a wrong answer; an answer where Kafka
+// rejects the bytes), else words for what the program did: a crash, a valid member rejected,
+// output that is not an answer. A hint never describes what the program did not do.
+import { describe, expect, it } from "vitest";
+import { builtInCase, judgedResult, rawRun } from "../helpers/results.ts";
+
+const LESSON = "01-lesson-7-partitions-3-members";
+const TRUNCATED = "25-error-truncated-topic-string";
+
+/** The advice a run gets on a case, no mistake named. */
+function adviceFor(id: string, run: Parameters<typeof judgedResult>[1]) {
+  const advice = judgedResult(id, run, "student").explanation?.advice;
+  if (advice?.kind !== "hint") throw new Error(`expected a hint, got ${JSON.stringify(advice)}`);
+  return advice;
+}
+
+const crash = rawRun({
+  exitCode: 70,
+  stderr: "internal error (a bug, not bad input):\nTypeError: x is undefined\n",
+});
+
+describe("the advice says what the program did", () => {
+  it("a wrong answer where an answer is due: the case's own hint", () => {
+    const advice = adviceFor(
+      LESSON,
+      rawRun({ stdout: '{"consumer-a":{},"consumer-b":{},"consumer-c":{}}\n' }),
+    );
+    expect(advice.hint).toBe(builtInCase(LESSON).hint);
+    expect(advice.lesson).toBe(builtInCase(LESSON).lesson);
+  });
+
+  it("an answer where Kafka rejects the bytes: the case's own hint", () => {
+    const advice = adviceFor(TRUNCATED, rawRun({ stdout: "{}\n" }));
+    expect(advice.hint).toBe(builtInCase(TRUNCATED).hint);
+  });
+
+  it("a crash: that it crashed, and where to look, not the case's point", () => {
+    const onValid = adviceFor(LESSON, crash);
+    expect(onValid.hint).toMatch(/^The program crashed on input Kafka handles/);
+    expect(onValid.lesson).toBe("the-exercise");
+    const onBad = adviceFor(TRUNCATED, crash);
+    expect(onBad.hint).toMatch(/^The program crashed on bytes Kafka rejects/);
+    expect(onBad.lesson).toBe("bad-bytes");
+  });
+
+  it("a valid member rejected: that it rejected bytes Kafka reads (naming no member)", () => {
+    const advice = adviceFor(
+      LESSON,
+      rawRun({
+        exitCode: 1,
+        stderr: 'error: member "consumer-a": topics: cut short at offset 2\n',
+      }),
+    );
+    expect(advice.hint).toMatch(/^The program rejected a member whose bytes Kafka reads/);
+    expect(advice.hint).not.toContain("consumer-a");
+    expect(advice.lesson).toBe("reading-lengths");
+  });
+
+  it("output that is not an answer: what the output must be", () => {
+    const advice = adviceFor(LESSON, rawRun({ stdout: "hello\n" }));
+    expect(advice.hint).toMatch(/^The program's standard output is not the answer/);
+  });
+});
