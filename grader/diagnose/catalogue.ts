@@ -210,6 +210,16 @@ const mistakes: Mistake[] = [
     moreSpecificThan: [],
   },
   {
+    id: "bom-stripped",
+    name: "a leading U+FEFF dropped from a name",
+    explanation:
+      "Kafka reads a name with new String(bytes, UTF_8), which keeps every character, a leading U+FEFF (bytes EF BB BF) included: it is part of the name. A TextDecoder made without { ignoreBOM: true } drops it, so the member subscribes to another topic than it named.",
+    lesson: "reading-lengths",
+    extension: true,
+    evidence: "mutant",
+    moreSpecificThan: [],
+  },
+  {
     id: "unsigned-user-data-length",
     name: "user-data length read as unsigned",
     explanation:

@@ -172,6 +172,12 @@ Names decoded one byte per character (Latin-1), not as UTF-8.
 - const text = utf8Decoder.decode(bytes);
 + const text = String.fromCharCode(...bytes);
 
+## bom-stripped
+A leading U+FEFF dropped from a name (TextDecoder without ignoreBOM).
+@ subscription.ts decodeUtf8
+- const text = utf8Decoder.decode(bytes);
++ const text = new TextDecoder("utf-8").decode(bytes);
+
 ## unsigned-user-data-length
 The user data's length read as unsigned: never null, and ff ff ff ff is 4294967295 bytes.
 @ subscription.ts ByteReader.nullableBytes
