@@ -494,7 +494,7 @@ describe("confirmNames: a name is checked against every case of the submission",
       ["unsigned-user-data-length"],
       ["unsigned-user-data-length"],
     ]);
-    // Shown nowhere else: the outcome's class, as before.
+    // Shown nowhere else: the outcome's class.
     expect(confirmNames([sameWay])).toEqual([["valid-bytes-rejected"]]);
     // Shown elsewhere but contradicted by a pass: not named.
     expect(confirmNames([shown, sameWay, passedCase(["unsigned-user-data-length"])])).toEqual([
