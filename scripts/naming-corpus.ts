@@ -22,7 +22,8 @@
  * and, where the corpus has ids-at-labelling.txt (the ids `--list-mistakes` listed when its labels
  * were written), the same precision over the names with one of those ids: a name added to the
  * catalogue since is one no label could choose, right or wrong.
- * The corpus is measured, never used to tune the catalogue: keep new variants out of the tests.
+ * A corpus is data, never a test: keep its variants out of the tests. Only a development corpus
+ * (test/naming-corpus-dev) may be tuned on; a frozen one (test/naming-corpus-test) is only measured.
  *
  * Exit 0 with the table on standard output; 2 for bad arguments.
  */

@@ -399,10 +399,12 @@ export function confirmNames(
         other.crash === c.crash &&
         !other.crashPredictedBy.has(id),
     );
+  // Crashes whose every remaining name rule 2 took: they keep no outcome name either.
   const dropped = new Set<number>();
   let named = cases.map((c, i) => {
-    const kept = c.named.filter((id) => !contradicted.has(id) && !notItsCrash(c, id));
-    if (kept.length < c.named.length && kept.length === 0 && c.crashed) dropped.add(i);
+    const uncontradicted = c.named.filter((id) => !contradicted.has(id));
+    const kept = uncontradicted.filter((id) => !notItsCrash(c, id));
+    if (kept.length === 0 && uncontradicted.length > 0 && c.crashed) dropped.add(i);
     return kept;
   });
   const alone = new Set(named.filter((n) => n.length === 1).map((n) => n[0] ?? ""));

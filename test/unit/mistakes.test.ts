@@ -450,6 +450,14 @@ describe("confirmNames: a name is checked against every case of the submission",
     });
     expect(confirmNames([badBytes, everywhere])).toEqual([[], []]);
     expect(confirmNames([badBytes])).toEqual([["crash-on-bad-bytes"]]);
+    // A crash whose name a pass contradicts (rule 1, not rule 2) keeps what its outcome shows.
+    const readPastEnd = crashAt(where, ["truncated-tolerated"], ["crash-on-bad-bytes"], {
+      fallback: ["crash-on-bad-bytes"],
+    });
+    expect(confirmNames([readPastEnd, passedCase(["truncated-tolerated"])])).toEqual([
+      ["crash-on-bad-bytes"],
+      [],
+    ]);
     // A crash the diagnosis could not look at (no data for its case) is no evidence either way.
     expect(confirmNames([unknownTopic, { ...everywhere, diagnosed: false }])).toEqual([
       ["unknown-topic-crash"],
