@@ -60,8 +60,13 @@ export interface NamedMistake {
   lesson: string;
 }
 
-/** What to do about a failed case: the mistakes named, or else the case's hint. */
-export type Advice = { kind: "mistakes"; mistakes: NamedMistake[] } | CaseHint;
+/**
+ * What to do about a failed case: the mistakes named, or else the case's hint. `stoppedShort`:
+ * the program stopped on this case (rejected a member Kafka reads, or crashed) before the answer
+ * the case checks, so the named mistake may hide another one further on.
+ */
+export type Advice =
+  { kind: "mistakes"; mistakes: NamedMistake[]; stoppedShort: boolean } | CaseHint;
 
 /** A case's own hint and lesson section, true of the case whatever the program's mistake. */
 export interface CaseHint {

@@ -208,6 +208,24 @@ function hintFor(
 }
 
 /**
+ * Whether the program stopped on the case before what the case checks: it crashed where Kafka
+ * gives an answer, or rejected a member whose bytes Kafka reads (an answer was due, or another
+ * member's bytes are the bad ones). Then nothing after that point of the case was checked, and a
+ * mistake named there can hide another one further on.
+ */
+function stoppedShort(
+  r: GradedCase,
+  layouts: ReadonlyMap<string, MemberBytes> | undefined,
+): boolean {
+  const outcome = r.verdict.outcome;
+  const expected = r.case.expected;
+  if (outcome.kind === "crash") return !("error" in expected);
+  if (outcome.kind !== "error") return false;
+  if (!("error" in expected)) return true;
+  return outcome.member !== expected.error.member && layouts?.get(outcome.member)?.error === null;
+}
+
+/**
  * The named mistakes (catalogue order as given, unknown ids left out), else the case's hint, or,
  * when the program failed otherwise than the case is built to show, words for what it did
  * (hintFor).
@@ -219,7 +237,8 @@ function advice(r: GradedCase, layouts?: ReadonlyMap<string, MemberBytes>): Advi
       ? []
       : [{ id: m.id, name: m.name, explanation: m.explanation, lesson: m.lesson }];
   });
-  if (named.length > 0) return { kind: "mistakes", mistakes: named };
+  if (named.length > 0)
+    return { kind: "mistakes", mistakes: named, stoppedShort: stoppedShort(r, layouts) };
   const own = hintFor(r, layouts);
   return { kind: "hint", hint: own?.hint ?? r.case.hint, lesson: own?.lesson ?? r.case.lesson };
 }

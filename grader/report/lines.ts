@@ -58,8 +58,16 @@ export function adviceLines(advice: Advice): string[] {
       ...advice.mistakes.map((m) => `${m.id}: ${m.explanation} (LESSON.md#${m.lesson})`),
     );
   }
+  if (advice.kind === "mistakes" && advice.stoppedShort) lines.push(MAY_FOLLOW);
   return lines.map(printable);
 }
+
+/**
+ * Under mistakes named on a case the program stopped short on (Advice `stoppedShort`): what the
+ * case checks after that point is untested.
+ */
+export const MAY_FOLLOW =
+  "Your program stopped there, before this case's answer: the rest of the case is not checked yet, so another mistake may follow once this one is fixed.";
 
 /** adviceLines with a named mistake's first line in yellow. */
 function coloredAdvice(advice: Advice, pc: ReturnType<typeof createColors>): string[] {

@@ -4,6 +4,7 @@
 // output that is not an answer. A hint never describes what the program did not do.
 import { describe, expect, it } from "vitest";
 import { builtInCase, judgedResult, rawRun } from "../helpers/results.ts";
+import { adviceLines, MAY_FOLLOW } from "../../grader/report/lines.ts";
 
 const LESSON = "01-lesson-7-partitions-3-members";
 const TRUNCATED = "25-error-truncated-topic-string";
@@ -60,5 +61,47 @@ describe("the advice says what the program did", () => {
   it("output that is not an answer: what the output must be", () => {
     const advice = adviceFor(LESSON, rawRun({ stdout: "hello\n" }));
     expect(advice.hint).toMatch(/^The program's standard output is not the answer/);
+  });
+});
+
+// A name on a case the program stopped short on (a member Kafka reads rejected, or a crash where an
+// answer is due) says the rest of the case is unchecked: a second mistake further on may follow.
+describe("a name where the program stopped short says another mistake may follow", () => {
+  function mistakesAdvice(id: string, run: Parameters<typeof judgedResult>[1], named: string) {
+    const advice = judgedResult(id, run, "student", [named]).explanation?.advice;
+    if (advice?.kind !== "mistakes")
+      throw new Error(`expected names, got ${JSON.stringify(advice)}`);
+    return advice;
+  }
+  const rejects = (member: string) =>
+    rawRun({ exitCode: 1, stderr: `error: member "${member}": topics: cut short at offset 2\n` });
+
+  it("a valid member rejected where an answer is due", () => {
+    const advice = mistakesAdvice(LESSON, rejects("consumer-a"), "little-endian");
+    expect(advice.stoppedShort).toBe(true);
+    expect(adviceLines(advice).at(-1)).toBe(MAY_FOLLOW);
+  });
+
+  it("a valid member rejected before the bad one (reader-1 ahead of reader-2)", () => {
+    expect(mistakesAdvice(TRUNCATED, rejects("reader-1"), "little-endian").stoppedShort).toBe(true);
+  });
+
+  it("a crash where an answer is due", () => {
+    const advice = mistakesAdvice(LESSON, crash, "unknown-topic-crash");
+    expect(advice.stoppedShort).toBe(true);
+    expect(adviceLines(advice)).toContain(MAY_FOLLOW);
+  });
+
+  it("not for a wrong answer, an answer on bad bytes, or a crash on bad bytes", () => {
+    const wrong = rawRun({ stdout: '{"consumer-a":{},"consumer-b":{},"consumer-c":{}}\n' });
+    for (const [id, run] of [
+      [LESSON, wrong],
+      [TRUNCATED, rawRun({ stdout: "{}\n" })],
+      [TRUNCATED, crash],
+    ] as const) {
+      const advice = mistakesAdvice(id, run, "global-assignment");
+      expect(advice.stoppedShort, id).toBe(false);
+      expect(adviceLines(advice), id).not.toContain(MAY_FOLLOW);
+    }
   });
 });
