@@ -453,6 +453,16 @@ const mistakes: Mistake[] = [
     moreSpecificThan: [],
   },
   {
+    id: "null-replica-rack-any",
+    name: "a replica without a rack matched to every rack",
+    explanation:
+      "A replica on a broker without a rack (null in partitionRacks) is on no rack: it matches no member's rack. Kafka leaves the nulls out of each partition's racks, so a partition whose replicas have no rack goes to the leftover pass, never to a member by rack. Taking null for any rack hands such partitions out in the rack pass, ahead of the partitions a member's rack really holds.",
+    lesson: "rack-aware-assignment",
+    extension: true,
+    evidence: "mutant",
+    moreSpecificThan: [],
+  },
+  {
     id: "rackless-partitions-ignored",
     name: "partitions without racks left out of the 'same racks' test",
     explanation:

@@ -67,7 +67,7 @@ export function adviceLines(advice: Advice): string[] {
  * case checks after that point is untested.
  */
 export const MAY_FOLLOW =
-  "Your program stopped there, before this case's answer: the rest of the case is not checked yet, so another mistake may follow once this one is fixed.";
+  "Your program stopped short of this case's answer, so the rest of the case is not checked yet: another mistake may follow once this one is fixed.";
 
 /** adviceLines with a named mistake's first line in yellow. */
 function coloredAdvice(advice: Advice, pc: ReturnType<typeof createColors>): string[] {

@@ -427,6 +427,13 @@ A replica on a broker without a rack (null) kept among the partition's racks.
 - for (const rack of replicas ?? []) if (rack !== null) racks.add(rack);
 + for (const rack of replicas ?? []) racks.add(rack as string);
 
+## null-replica-rack-any
+A replica on a broker without a rack (null) taken to be on every member's rack, so it matches
+any member.
+@ range-assignor.ts TopicAssignmentState.constructor
+- const racks = this.hasConsumerRacks ? distinctRacks(replicaRacks?.[p]) : [];
++ const racks = this.hasConsumerRacks ? distinctRacks(replicaRacks?.[p]?.flatMap((r) => (r === null ? [...allConsumerRacks] : [r]))) : [];
+
 ## rackless-partitions-ignored
 Partitions whose replicas have no rack left out of the test whether every partition is on the
 same racks.
