@@ -463,6 +463,16 @@ const mistakes: Mistake[] = [
     moreSpecificThan: [],
   },
   {
+    id: "group-wide-member-racks",
+    name: "a topic's need for matching judged on every member's rack",
+    explanation:
+      "Whether a topic needs rack matching depends on its own members only: some of the members subscribed to it have a rack, and one of those racks holds a replica of it. Racks of members that do not subscribe to the topic say nothing about it; counting them matches a topic whose own members' racks hold none of its replicas, where Kafka gives the plain answer.",
+    lesson: "rack-aware-assignment",
+    extension: true,
+    evidence: "mutant",
+    moreSpecificThan: [],
+  },
+  {
     id: "rackless-partitions-ignored",
     name: "partitions without racks left out of the 'same racks' test",
     explanation:

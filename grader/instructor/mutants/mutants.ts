@@ -434,6 +434,13 @@ any member.
 - const racks = this.hasConsumerRacks ? distinctRacks(replicaRacks?.[p]) : [];
 + const racks = this.hasConsumerRacks ? distinctRacks(replicaRacks?.[p]?.flatMap((r) => (r === null ? [...allConsumerRacks] : [r]))) : [];
 
+## group-wide-member-racks
+Whether a topic needs matching judged on the racks of every member of the group, not only of the
+topic's own members.
+@ range-assignor.ts TopicAssignmentState.constructor
+- for (const rack of this.consumerRacks) if (rack !== null) allConsumerRacks.add(rack);
++ for (const rack of racks.values()) allConsumerRacks.add(rack);
+
 ## rackless-partitions-ignored
 Partitions whose replicas have no rack left out of the test whether every partition is on the
 same racks.
