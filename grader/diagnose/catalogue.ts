@@ -523,6 +523,26 @@ const mistakes: Mistake[] = [
     moreSpecificThan: [],
   },
   {
+    id: "co-partitioned-by-count-only",
+    name: "topics co-partitioned by their partition count alone",
+    explanation:
+      "Kafka matches topics together only when they have the same members and the same number of partitions. Topics with the same partition count but other members are matched each on its own: partition p of each goes to a member of that topic.",
+    lesson: "rack-aware-assignment",
+    extension: true,
+    evidence: "mutant",
+    moreSpecificThan: [],
+  },
+  {
+    id: "rack-case-ignored",
+    name: "racks compared without regard to case",
+    explanation:
+      'A member\'s rack matches a replica\'s rack only when the two strings are exactly equal, as Java\'s String.equals compares them: "AZ1" is not "az1". Do not lower-case, trim or otherwise normalise rack names.',
+    lesson: "rack-aware-assignment",
+    extension: true,
+    evidence: "mutant",
+    moreSpecificThan: [],
+  },
+  {
     id: "leader-rack-for-all",
     name: "every member matched on the leader's rack",
     explanation:

@@ -354,13 +354,13 @@ describe("npm run handout -- OUT: what the handout holds", () => {
 });
 
 // npm run upgrade-handout, through npm from another folder as an instructor types it, on student
-// repositories made from an older copy of this handout: the copy lacks the cases after 46 (47-64) and
+// repositories made from an older copy of this handout: the copy lacks the cases after 46 (47-65) and
 // the rack figure, has a grader file the new one dropped, another src/main.ts and starter
 // range-assignor.ts, and the stamp of kit 1.1.0 over its 46 cases.
 describe("npm run upgrade-handout: a previous version's repositories with a student's work in them", () => {
   const old = join(work, "handout-old");
   const repos = join(work, "repos");
-  const LATER_CASES = /^fixtures\/cases\/(4[7-9]|5[0-9]|6[0-4])-/;
+  const LATER_CASES = /^fixtures\/cases\/(4[7-9]|5[0-9]|6[0-5])-/;
   const NOTES = "what I learned\n";
   const upgrade = (args: string[]) =>
     run("npm", ["--prefix", ROOT, "run", "-s", "upgrade-handout", "--", ...args], work);
@@ -369,7 +369,7 @@ describe("npm run upgrade-handout: a previous version's repositories with a stud
   beforeAll(() => {
     cpSync(out, old, { recursive: true, filter: (src) => !src.includes("node_modules") });
     dropped = listed.filter((p) => LATER_CASES.test(p) || p === "figures/rack-aware-7-3.svg");
-    expect(dropped.length).toBe(18 * 3 + 1);
+    expect(dropped.length).toBe(19 * 3 + 1);
     for (const path of dropped) rmSync(join(old, path));
     for (const path of listed.filter((p) => LATER_CASES.test(p))) {
       rmSync(dirname(join(old, path)), { recursive: true, force: true });

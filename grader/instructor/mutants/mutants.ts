@@ -481,6 +481,22 @@ counts.
 - const key = JSON.stringify([state.numPartitions, memberIds]);
 + const key = JSON.stringify(memberIds);
 
+## co-partitioned-by-count-only
+Topics grouped for co-partitioned matching by their partition count alone, whatever their
+members.
+@ range-assignor.ts assignWithRackMatching
+- const key = JSON.stringify([state.numPartitions, memberIds]);
++ const key = String(state.numPartitions);
+
+## rack-case-ignored
+Racks compared without regard to case: member and replica racks lower-cased.
+@ range-assignor.ts consumerRacks
+- if (rackId !== null && rackId !== "") racks.set(memberId, rackId);
++ if (rackId !== null && rackId !== "") racks.set(memberId, rackId.toLowerCase());
+@ range-assignor.ts distinctRacks
+- for (const rack of replicas ?? []) if (rack !== null) racks.add(rack);
++ for (const rack of replicas ?? []) if (rack !== null) racks.add(rack.toLowerCase());
+
 ## leader-rack-for-all
 Every member matched on one rack: the first rack the leader sees (its own, when it has one).
 @ range-assignor.ts TopicAssignmentState.constructor
