@@ -290,6 +290,16 @@ const mistakes: Mistake[] = [
     moreSpecificThan: [],
   },
   {
+    id: "generation-id-width",
+    name: "generationId read as an int16",
+    explanation:
+      "generationId (version 2 and up) is an int32: four bytes. Reading two leaves the other two to be read as what follows, in version 3 the rack id's length: a valid member is rejected, or its rack comes out wrong (generation -1, ff ff ff ff, leaves ffff, a null rack). Read every field at the width the table of fields gives.",
+    lesson: "versions-1-to-3",
+    extension: false,
+    evidence: "mutant",
+    moreSpecificThan: [],
+  },
+  {
     id: "later-fields-not-read",
     name: "owned partitions, generation id and rack id not read",
     explanation:

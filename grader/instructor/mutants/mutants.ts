@@ -244,6 +244,12 @@ A field the version promises but the bytes lack is taken as absent.
 + const generationId = readAs >= 2 && reader.remaining > 0 ? reader.int32("generationId") : -1;
 + const rackId = readAs >= 3 && reader.remaining > 0 ? reader.nullableString("rackId") : null;
 
+## generation-id-width
+generationId read as an int16, two bytes instead of four.
+@ subscription.ts decodeSubscription
+- const generationId = readAs >= 2 ? reader.int32("generationId") : -1;
++ const generationId = readAs >= 2 ? reader.int16("generationId") : -1;
+
 ## later-fields-not-read
 Version 1 to 3's fields not read (the required part's decoder).
 @ subscription.ts decodeSubscription
