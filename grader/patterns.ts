@@ -65,6 +65,12 @@ export const BACKTICK_RUNS = /`+/g;
 export const MEMORY_DEATH =
   /JavaScript heap out of memory|Reached heap limit|Array buffer allocation failed|Fatal process out of memory|\bMemoryError\b|Cannot allocate memory|std::bad_alloc|out of memory/;
 
+/**
+ * What separates the numbers of a program's error line (diagnose.ts reportedNumbers splits the
+ * line on it): anything but digits and minus signs.
+ */
+export const NOT_A_NUMBER = /[^\d-]+/;
+
 /** Where a program said it stopped: `... at offset <n>` on its bad-input line. */
 export const REPORTED_OFFSET = / at offset (\d+)/;
 
@@ -138,6 +144,7 @@ export const PROGRAM_TEXT_PATTERNS: ReadonlyMap<string, RegExp> = new Map([
   ["BACKTICK_RUNS", BACKTICK_RUNS],
   ["MEMORY_DEATH", MEMORY_DEATH],
   ["REPORTED_OFFSET", REPORTED_OFFSET],
+  ["NOT_A_NUMBER", NOT_A_NUMBER],
   ["BAD_INPUT_LINE", BAD_INPUT_LINE],
   ["UNCAUGHT_WHERE", UNCAUGHT_WHERE],
   ["ERROR_LINE", ERROR_LINE],

@@ -55,7 +55,11 @@ export async function diagnoseCase(
       if (outcomes !== undefined) {
         diagnosed = true;
         const offsets = await source.offsetsFor?.(c);
-        mistakes = matchMistakes(verdict.outcome, c.expected, outcomes, { offsets, layouts });
+        mistakes = matchMistakes(verdict.outcome, c.expected, outcomes, {
+          offsets,
+          layouts,
+          memberBytes: (memberId) => memberBytesOf(c, memberId),
+        });
         fallback = outcomeMistakes(verdict.outcome, c.expected, layouts);
         const rejected = (await source.rejectionsFor?.(c)) ?? new Map<string, string>();
         sameWay = sameWayMistakes(verdict.outcome, c.expected, outcomes, rejected);
@@ -78,6 +82,14 @@ export async function diagnoseCase(
       sameWay,
     },
   };
+}
+
+/** A member's subscription bytes, from the case's input (hex, spaces allowed). */
+function memberBytesOf(c: Case, memberId: string): Uint8Array | undefined {
+  const member = c.input.members.find((m) => m.memberId === memberId);
+  return member === undefined
+    ? undefined
+    : new Uint8Array(Buffer.from(member.metadata.replace(/\s+/g, ""), "hex"));
 }
 
 /**

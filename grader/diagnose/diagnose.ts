@@ -6,7 +6,14 @@
  * bytes); else the case's hint is shown. The starter's stubs, timeouts and other limits are never
  * named as mistakes.
  */
-import { ERROR_LINE, ERROR_NAME_LINE, LINE_END, UNCAUGHT_WHERE } from "../patterns.ts";
+import {
+  ERROR_LINE,
+  ERROR_NAME_LINE,
+  LINE_END,
+  NOT_A_NUMBER,
+  REPORTED_OFFSET,
+  UNCAUGHT_WHERE,
+} from "../patterns.ts";
 import type { Outcome } from "../verdict/outcome.ts";
 import { sourceFrameOf } from "../verdict/verdict.ts";
 import type { Case } from "../cases/load.ts";
@@ -123,6 +130,77 @@ export interface Evidence {
   offsets?: ReadonlyMap<string, number> | undefined;
   /** Member id to its bytes' field layout (small cases), to tell which field an offset is in. */
   layouts?: ReadonlyMap<string, MemberBytes> | undefined;
+  /** A member's subscription bytes (from the case's input), for the values a program reports. */
+  memberBytes?: ((memberId: string) => Uint8Array | undefined) | undefined;
+}
+
+/** Fields read as integers: versions, lengths, counts, generation ids, partition numbers. */
+const INTEGER_FIELD = /(^version$| length$| count$|^generationId$|\.partitions\[\d+\]$)/;
+/** The most numbers of an error line looked at, and the most characters (it is program text). */
+const LINE_NUMBERS = 20;
+const LINE_CHARS = 1000;
+
+/**
+ * The numbers a program's error line reports beside its offset: every integer in the line after
+ * the member's id, but the `at offset N` one; at most LINE_NUMBERS, from its first LINE_CHARS.
+ */
+export function reportedNumbers(line: string, member: string): number[] {
+  const text = line.slice(0, LINE_CHARS);
+  const prefix = `member ${JSON.stringify(member)}: `;
+  const at = text.indexOf(prefix);
+  const rest = (at === -1 ? text : text.slice(at + prefix.length)).replace(REPORTED_OFFSET, " ");
+  return rest
+    .split(NOT_A_NUMBER)
+    .filter((token) => token !== "")
+    .map(Number)
+    .filter((n, i, all) => Number.isSafeInteger(n) && all.indexOf(n) === i)
+    .slice(0, LINE_NUMBERS);
+}
+
+/**
+ * Mistakes a rejection of bytes Kafka reads shows by the values the program reports, tested on
+ * the bytes themselves (one hypothesis per mistake). `little-endian`: at the offset the program
+ * reported, an integer field starts or ends whose bytes, read little-endian (signed or not), give
+ * a length or count too large for the bytes that remain, or a negative one, that no big-endian
+ * reading gives; and the line reports that little-endian value (or it plus the field's own width,
+ * a length counted with its prefix), and no big-endian one. A line that reports no such value, or
+ * bytes that read the same both ways (ffffffff), show nothing.
+ *
+ * @param outcome the program's rejection (its member, offset and error line)
+ * @param bytes that member's subscription bytes; layout: their fields (grader/diagnose/data.ts)
+ * @returns mistake ids, [] when no hypothesis holds
+ */
+export function valueMistakes(
+  outcome: Extract<Outcome, { kind: "error" }>,
+  bytes: Uint8Array | undefined,
+  layout: MemberBytes | undefined,
+): string[] {
+  const { offset, line } = outcome;
+  if (bytes === undefined || layout === undefined || layout.error !== null) return [];
+  if (offset === undefined || line === undefined) return [];
+  const numbers = new Set(reportedNumbers(line, outcome.member));
+  if (numbers.size === 0) return [];
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  for (const span of layout.spans) {
+    const width = span.end - span.start;
+    if ((width !== 2 && width !== 4) || !INTEGER_FIELD.test(span.field)) continue;
+    if (span.start !== offset && span.end !== offset) continue;
+    const bigs =
+      width === 2
+        ? [view.getInt16(span.start), view.getUint16(span.start)]
+        : [view.getInt32(span.start), view.getUint32(span.start)];
+    if (bigs.some((big) => numbers.has(big))) continue;
+    const littles =
+      width === 2
+        ? [view.getInt16(span.start, true), view.getUint16(span.start, true)]
+        : [view.getInt32(span.start, true), view.getUint32(span.start, true)];
+    const remaining = bytes.length - span.end;
+    for (const little of littles) {
+      if (bigs.includes(little) || (little >= 0 && little <= remaining)) continue;
+      if (numbers.has(little) || numbers.has(little + width)) return ["little-endian"];
+    }
+  }
+  return [];
 }
 
 /**
@@ -181,9 +259,10 @@ export function outcomeMistakes(
  * A mutant mistake is named when one of its mutants (`id` or `id:form`) had the same outcome on
  * the case and, for a mutant that rejected a member's bytes, the program stopped in the same field
  * as that mutant (its reported offset; no offset, no name). Several such mistakes are all named,
- * unless the catalogue declares one more specific than the rest. When none is, the outcome
- * mistakes the outcome shows by itself are named (a crash or an answer on bad bytes, a valid
- * member rejected).
+ * unless the catalogue declares one more specific than the rest. When none is, a valid member
+ * rejected may show its mistake by the values the program reported (valueMistakes); else the
+ * outcome mistakes the outcome shows by itself are named (a crash or an answer on bad bytes, a
+ * valid member rejected).
  *
  * @param outcome the program's outcome on the case
  * @param expected the case's expected outcome
@@ -198,7 +277,7 @@ export function matchMistakes(
   mutantOutcomes: ReadonlyMap<string, string>,
   evidence: Evidence = {},
 ): string[] {
-  const { catalogue = CATALOGUE, offsets, layouts } = evidence;
+  const { catalogue = CATALOGUE, offsets, layouts, memberBytes } = evidence;
   // An answer far larger than the case allows is still an answer (bad bytes accepted).
   if (outcome.kind === "oversized")
     return outcomeMistakes(outcome, expected, layouts).filter((id) => catalogue.has(id));
@@ -218,7 +297,17 @@ export function matchMistakes(
     .filter((m) => m.evidence === "mutant" && shown.has(m.id))
     .map((m) => m.id);
   if (matches.length === 0) {
-    return outcomeMistakes(outcome, expected, layouts).filter((id) => catalogue.has(id));
+    const fallback = outcomeMistakes(outcome, expected, layouts).filter((id) => catalogue.has(id));
+    // A valid member rejected: what the program reported may show why (valueMistakes).
+    if (outcome.kind === "error" && fallback.includes("valid-bytes-rejected")) {
+      const shownByValues = valueMistakes(
+        outcome,
+        memberBytes?.(outcome.member),
+        layouts?.get(outcome.member),
+      ).filter((id) => catalogue.has(id));
+      if (shownByValues.length > 0) return shownByValues;
+    }
+    return fallback;
   }
   const specific = matches.find((id) =>
     matches.every(

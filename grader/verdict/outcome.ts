@@ -14,6 +14,8 @@ export type Outcome =
       member: string;
       /** The offset the program's error line reported (`at offset N`), if any: not in the key. */
       offset?: number | undefined;
+      /** The program's error line as it printed it (its first line), for diagnosis: not in the key. */
+      line?: string | undefined;
     }
   | {
       kind: "crash";

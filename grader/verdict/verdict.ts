@@ -390,7 +390,12 @@ export function judge(
         { kind: "crash", exitCode: 1, signal: null, stderr: run.stderr.text.slice(0, 4000) },
       );
     }
-    const outcome: Outcome = { kind: "error", member, offset: reportedOffset(stderrLine) };
+    const outcome: Outcome = {
+      kind: "error",
+      member,
+      offset: reportedOffset(stderrLine),
+      line: stderrLine,
+    };
     if ("output" in c.expected) {
       return verdict(
         "fail",

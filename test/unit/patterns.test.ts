@@ -44,6 +44,7 @@ import {
   UNCAUGHT_WHERE,
 } from "../../grader/patterns.ts";
 import { CappedText } from "../../grader/verdict/capped-text.ts";
+import { reportedNumbers } from "../../grader/diagnose/diagnose.ts";
 import {
   internalErrorOf,
   isMemoryDeath,
@@ -105,7 +106,14 @@ const NOT_PROGRAM_TEXT: Readonly<Record<string, readonly (readonly [string, stri
     ["/^\\d+:([^:]*):(.*)$/", "/proc/self/cgroup"],
     ["/\\s+/", "a cgroup's cpu.max"],
   ],
-  "grader/diagnose/diagnose.ts": [["/ (length|count)$/", "the kit's own field names"]],
+  "grader/diagnose/case.ts": [["/\\s+/g", "the case's input (metadata hex)"]],
+  "grader/diagnose/diagnose.ts": [
+    [
+      "/(^version$| length$| count$|^generationId$|\\.partitions\\[\\d+\\]$)/",
+      "the kit's own field names",
+    ],
+    ["/ (length|count)$/", "the kit's own field names"],
+  ],
   "grader/explain/explain.ts": [["/\\s+/g", "the case's input (metadata hex)"]],
   "grader/instructor/mutants/live.ts": [["/\\s+/g", "the case's input (metadata hex)"]],
   "grader/instructor/mutants/replace.ts": [
@@ -352,6 +360,15 @@ describe(`each pattern reads a 64 KiB hostile line ${ROUNDS} times and gives the
     );
     expect(rounds(() => reportedOffset(hostile(" at offset ")))).toBeUndefined();
     expect(rounds(() => reportedOffset(hostile(" at offset 1")))).toBe(1);
+  });
+
+  it("NOT_A_NUMBER (reportedNumbers): a bounded list of distinct numbers", () => {
+    expect(rounds(() => reportedNumbers(hostile("-1 "), "m"))).toEqual([-1]);
+    expect(rounds(() => reportedNumbers(hostile("a-"), "m"))).toEqual([]);
+    const many = Array.from({ length: 30 }, (_, i) => i + 1).join(" ");
+    expect(reportedNumbers(`error: member "7": ${many} at offset 99`, "7")).toEqual(
+      Array.from({ length: 20 }, (_, i) => i + 1),
+    );
   });
 
   it("READ_PAST_END (the catalogue's crash evidence)", () => {
