@@ -93,7 +93,9 @@ export interface Explanation {
   advice: Advice;
   /**
    * The case's hint, for a report written before the names are checked against every case (the
-   * text report's case lines): a name on one case may not stand once the others have run.
+   * text report's case lines): a name on one case may not stand once the others have run. Where
+   * the program failed otherwise than the case is built to show (a crash, a valid member
+   * rejected, output that is not an answer), words for what it did instead, as in the advice.
    */
   hint: CaseHint;
 }

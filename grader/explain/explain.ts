@@ -21,6 +21,7 @@ import {
   passed,
   type Advice,
   type BytesDump,
+  type CaseHint,
   type Comparison,
   type Explanation,
   type NotDrawn,
@@ -239,6 +240,11 @@ function advice(r: GradedCase, layouts?: ReadonlyMap<string, MemberBytes>): Advi
   });
   if (named.length > 0)
     return { kind: "mistakes", mistakes: named, stoppedShort: stoppedShort(r, layouts) };
+  return caseHint(r, layouts);
+}
+
+/** The case's hint, or words for what the program did where the hint does not fit (hintFor). */
+function caseHint(r: GradedCase, layouts?: ReadonlyMap<string, MemberBytes>): CaseHint {
   const own = hintFor(r, layouts);
   return { kind: "hint", hint: own?.hint ?? r.case.hint, lesson: own?.lesson ?? r.case.lesson };
 }
@@ -273,7 +279,7 @@ function explanationOf(
   if (passed(r)) return null;
   const base = {
     advice: advice(r, context.layouts),
-    hint: { kind: "hint", hint: r.case.hint, lesson: r.case.lesson } as const,
+    hint: caseHint(r, context.layouts),
   };
   // A private case's input and answer are never shown, whichever report this goes into.
   if (

@@ -58,6 +58,15 @@ describe("the advice says what the program did", () => {
     expect(advice.lesson).toBe("reading-lengths");
   });
 
+  it("the hint of a case line written before names are confirmed says the same", () => {
+    const hint = judgedResult(LESSON, crash, "student", ["unknown-topic-crash"]).explanation?.hint;
+    expect(hint?.hint).toMatch(/^The program crashed on input Kafka handles/);
+    const wrong = rawRun({ stdout: '{"consumer-a":{},"consumer-b":{},"consumer-c":{}}\n' });
+    expect(judgedResult(LESSON, wrong, "student").explanation?.hint.hint).toBe(
+      builtInCase(LESSON).hint,
+    );
+  });
+
   it("output that is not an answer: what the output must be", () => {
     const advice = adviceFor(LESSON, rawRun({ stdout: "hello\n" }));
     expect(advice.hint).toMatch(/^The program's standard output is not the answer/);
