@@ -290,10 +290,10 @@ const mistakes: Mistake[] = [
     moreSpecificThan: [],
   },
   {
-    id: "generation-id-width",
-    name: "generationId read as an int16",
+    id: "field-width-wrong",
+    name: "a field read with the wrong width",
     explanation:
-      "generationId (version 2 and up) is an int32: four bytes. Reading two leaves the other two to be read as what follows, in version 3 the rack id's length: a valid member is rejected, or its rack comes out wrong (generation -1, ff ff ff ff, leaves ffff, a null rack). Read every field at the width the table of fields gives.",
+      "Each field has its width in the table of fields: generationId (version 2 and up) is an int32, four bytes; rackId (version 3) is a string, its length an int16, two bytes (only user data, a BYTES field, has an int32 length). Reading another width shifts every field after it: a valid member is rejected, or its rack comes out wrong (a generation -1, ff ff ff ff, read as an int16 leaves ffff as the rack's length: a null rack).",
     lesson: "versions-1-to-3",
     extension: false,
     evidence: "mutant",

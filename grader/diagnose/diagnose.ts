@@ -259,10 +259,10 @@ export function outcomeMistakes(
  * A mutant mistake is named when one of its mutants (`id` or `id:form`) had the same outcome on
  * the case and, for a mutant that rejected a member's bytes, the program stopped in the same field
  * as that mutant (its reported offset; no offset, no name). Several such mistakes are all named,
- * unless the catalogue declares one more specific than the rest. When none is, a valid member
- * rejected may show its mistake by the values the program reported (valueMistakes); else the
- * outcome mistakes the outcome shows by itself are named (a crash or an answer on bad bytes, a
- * valid member rejected).
+ * unless the catalogue declares one more specific than the rest; but a valid member rejected
+ * whose reported value shows its mistake (valueMistakes) is named by that alone, first. When none
+ * is, the outcome mistakes the outcome shows by itself are named (a crash or an answer on bad
+ * bytes, a valid member rejected).
  *
  * @param outcome the program's outcome on the case
  * @param expected the case's expected outcome
@@ -282,6 +282,19 @@ export function matchMistakes(
   if (outcome.kind === "oversized")
     return outcomeMistakes(outcome, expected, layouts).filter((id) => catalogue.has(id));
   if (!isDiagnosable(outcome)) return [];
+  // A valid member rejected with the value that shows why: a field's own reading outweighs a
+  // mutant that merely stopped in the same field.
+  if (
+    outcome.kind === "error" &&
+    outcomeMistakes(outcome, expected, layouts).includes("valid-bytes-rejected")
+  ) {
+    const shownByValues = valueMistakes(
+      outcome,
+      memberBytes?.(outcome.member),
+      layouts?.get(outcome.member),
+    ).filter((id) => catalogue.has(id));
+    if (shownByValues.length > 0) return shownByValues;
+  }
   const hash = outcomeHash(outcome);
   const shown = new Set<string>();
   for (const [mutant, mutantHash] of mutantOutcomes) {
@@ -297,17 +310,7 @@ export function matchMistakes(
     .filter((m) => m.evidence === "mutant" && shown.has(m.id))
     .map((m) => m.id);
   if (matches.length === 0) {
-    const fallback = outcomeMistakes(outcome, expected, layouts).filter((id) => catalogue.has(id));
-    // A valid member rejected: what the program reported may show why (valueMistakes).
-    if (outcome.kind === "error" && fallback.includes("valid-bytes-rejected")) {
-      const shownByValues = valueMistakes(
-        outcome,
-        memberBytes?.(outcome.member),
-        layouts?.get(outcome.member),
-      ).filter((id) => catalogue.has(id));
-      if (shownByValues.length > 0) return shownByValues;
-    }
-    return fallback;
+    return outcomeMistakes(outcome, expected, layouts).filter((id) => catalogue.has(id));
   }
   const specific = matches.find((id) =>
     matches.every(

@@ -244,11 +244,18 @@ A field the version promises but the bytes lack is taken as absent.
 + const generationId = readAs >= 2 && reader.remaining > 0 ? reader.int32("generationId") : -1;
 + const rackId = readAs >= 3 && reader.remaining > 0 ? reader.nullableString("rackId") : null;
 
-## generation-id-width
+## field-width-wrong
 generationId read as an int16, two bytes instead of four.
 @ subscription.ts decodeSubscription
 - const generationId = readAs >= 2 ? reader.int32("generationId") : -1;
 + const generationId = readAs >= 2 ? reader.int16("generationId") : -1;
+
+## field-width-wrong:rack-id-bytes
+rackId read as bytes, its length an int32 instead of a string's int16.
+@ subscription.ts decodeSubscription
+- const rackId = readAs >= 3 ? reader.nullableString("rackId") : null;
++ const rackBytes = readAs >= 3 ? reader.nullableBytes("rackId") : null;
++ const rackId = rackBytes === null ? null : decodeUtf8(rackBytes);
 
 ## later-fields-not-read
 Version 1 to 3's fields not read (the required part's decoder).
