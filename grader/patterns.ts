@@ -19,18 +19,19 @@
 
 /**
  * The characters printable.ts writes as `\uXXXX`: C0 controls but tab and newline, DEL, C1
- * controls, the bidirectional marks, embeddings, overrides and isolates, and U+2028/U+2029.
+ * controls, the bidirectional marks, embeddings, overrides and isolates, U+2028/U+2029, and
+ * U+FEFF (a byte order mark, invisible: a name that starts with one looks like one without).
  */
 export const UNSAFE =
-  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/g;
 
 /** UNSAFE and newline: within one line of a report a line break must be visible too. */
 export const UNSAFE_IN_LINE =
-  /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+  /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/g;
 
 /** What JSON.stringify leaves raw among UNSAFE (it escapes C0 itself). */
 export const UNSAFE_IN_JSON =
-  /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+  /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/g;
 
 /* eslint-enable no-control-regex */
 
@@ -70,6 +71,13 @@ export const MEMORY_DEATH =
  * line on it): anything but digits and minus signs.
  */
 export const NOT_A_NUMBER = /[^\d-]+/;
+
+/**
+ * An escape printable.ts writes for an unsafe character (`\u2028`), in a program's line as the
+ * verdict keeps it: diagnose.ts reportedNumbers blanks them, so that their hex digits are never
+ * read as a number the program reported.
+ */
+export const PRINTABLE_ESCAPE = /\\u[0-9a-f]{4}/g;
 
 /** Where a program said it stopped: `... at offset <n>` on its bad-input line. */
 export const REPORTED_OFFSET = / at offset (\d+)/;
@@ -145,6 +153,7 @@ export const PROGRAM_TEXT_PATTERNS: ReadonlyMap<string, RegExp> = new Map([
   ["MEMORY_DEATH", MEMORY_DEATH],
   ["REPORTED_OFFSET", REPORTED_OFFSET],
   ["NOT_A_NUMBER", NOT_A_NUMBER],
+  ["PRINTABLE_ESCAPE", PRINTABLE_ESCAPE],
   ["BAD_INPUT_LINE", BAD_INPUT_LINE],
   ["UNCAUGHT_WHERE", UNCAUGHT_WHERE],
   ["ERROR_LINE", ERROR_LINE],

@@ -7,10 +7,12 @@
  * named as mistakes.
  */
 import {
+  BAD_INPUT_LINE,
   ERROR_LINE,
   ERROR_NAME_LINE,
   LINE_END,
   NOT_A_NUMBER,
+  PRINTABLE_ESCAPE,
   REPORTED_OFFSET,
   UNCAUGHT_WHERE,
 } from "../patterns.ts";
@@ -142,15 +144,23 @@ const LINE_CHARS = 1000;
 
 /**
  * The numbers a program's error line reports beside its offset: every integer in the line after
- * the member's id, but the `at offset N` one; at most LINE_NUMBERS, from its first LINE_CHARS.
+ * `error: member "<id>"` (the id as the program wrote it), but the `at offset N` one and the
+ * escapes the verdict wrote for unsafe characters (`\u2028` is no number of the program's); at
+ * most LINE_NUMBERS, from the first LINE_CHARS after the id. None for a line not in that form.
+ *
+ * @param line the program's first line of standard error, as the verdict keeps it (printable)
  */
-export function reportedNumbers(line: string, member: string): number[] {
-  const text = line.slice(0, LINE_CHARS);
-  const prefix = `member ${JSON.stringify(member)}: `;
-  const at = text.indexOf(prefix);
-  const rest = (at === -1 ? text : text.slice(at + prefix.length)).replace(REPORTED_OFFSET, " ");
-  return rest
-    .split(NOT_A_NUMBER)
+export function reportedNumbers(line: string): number[] {
+  const prefix = BAD_INPUT_LINE.exec(line)?.[0];
+  if (prefix === undefined) return [];
+  const text = line
+    .slice(prefix.length)
+    .replace(PRINTABLE_ESCAPE, " ")
+    .replace(REPORTED_OFFSET, " ");
+  const tokens = text.slice(0, LINE_CHARS).split(NOT_A_NUMBER);
+  // The last token of a line cut short may be a number cut short.
+  if (text.length > LINE_CHARS) tokens.pop();
+  return tokens
     .filter((token) => token !== "")
     .map(Number)
     .filter((n, i, all) => Number.isSafeInteger(n) && all.indexOf(n) === i)
@@ -163,7 +173,8 @@ export function reportedNumbers(line: string, member: string): number[] {
  * reported, an integer field starts or ends whose bytes, read little-endian (signed or not), give
  * a length or count too large for the bytes that remain, or a negative one, that no big-endian
  * reading gives; and the line reports that little-endian value (or it plus the field's own width,
- * a length counted with its prefix), and no big-endian one. A line that reports no such value, or
+ * a length counted with its prefix), and no big-endian one (nor a big-endian length plus the
+ * width). A line that reports no such value, or
  * bytes that read the same both ways (ffffffff), show nothing.
  *
  * @param outcome the program's rejection (its member, offset and error line)
@@ -178,7 +189,7 @@ export function valueMistakes(
   const { offset, line } = outcome;
   if (bytes === undefined || layout === undefined || layout.error !== null) return [];
   if (offset === undefined || line === undefined) return [];
-  const numbers = new Set(reportedNumbers(line, outcome.member));
+  const numbers = new Set(reportedNumbers(line));
   if (numbers.size === 0) return [];
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   for (const span of layout.spans) {
@@ -189,7 +200,7 @@ export function valueMistakes(
       width === 2
         ? [view.getInt16(span.start), view.getUint16(span.start)]
         : [view.getInt32(span.start), view.getUint32(span.start)];
-    if (bigs.some((big) => numbers.has(big))) continue;
+    if (bigs.some((big) => numbers.has(big) || (big >= 0 && numbers.has(big + width)))) continue;
     const littles =
       width === 2
         ? [view.getInt16(span.start, true), view.getUint16(span.start, true)]

@@ -3,7 +3,12 @@
 // backwards. The bytes and field boundaries are case 40's (rack-minus-2: version 3, rackId length
 // fffe at offset 18, the last two bytes); the numbers are worked by hand from them.
 import { describe, expect, it } from "vitest";
-import { FileOutcomes, matchMistakes, valueMistakes } from "../../grader/diagnose/diagnose.ts";
+import {
+  FileOutcomes,
+  matchMistakes,
+  reportedNumbers,
+  valueMistakes,
+} from "../../grader/diagnose/diagnose.ts";
 import { builtInCase, judgedResult, rawRun, recordedLayouts } from "../helpers/results.ts";
 
 const CASE = "40-decode-version-3-negative-values";
@@ -42,6 +47,19 @@ describe("valueMistakes: little-endian from the value the program reports", () =
     ] as const) {
       expect(valueMistakes(rejection(line, offset), bytes, layout()), line).toEqual([]);
     }
+  });
+
+  it("only numbers the program wrote after the id count: not the id's, not the verdict's escapes", () => {
+    // The line as the verdict keeps it (printable: an unsafe character as \uXXXX).
+    expect(reportedNumbers('error: member "a\\u2028 83886080": bad at offset 17')).toEqual([]);
+    expect(reportedNumbers('error: member "m": rackId \\u2028 at offset 21')).toEqual([]);
+    expect(
+      reportedNumbers(`error: member "a 83886080 ${"x".repeat(1100)}": bad at offset 17`),
+    ).toEqual([]);
+    expect(reportedNumbers("rackId: string needs 65281 bytes at offset 18")).toEqual([]);
+    expect(
+      reportedNumbers('error: member "m": needs 65281 bytes at offset 18, only 0 remain'),
+    ).toEqual([65281, 0]);
   });
 
   it("the numbers of the member's id do not count", () => {
