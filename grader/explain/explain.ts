@@ -250,6 +250,24 @@ function caseHint(r: GradedCase, layouts?: ReadonlyMap<string, MemberBytes>): Ca
 }
 
 /**
+ * The hint on a case line written before the names are confirmed: caseHint, except where the
+ * outcome matched a catalogued mistake's and none the case is written for (its `mistakes`): the
+ * case's own hint would then point at a mistake the program did not make, so the line says what
+ * it did do.
+ */
+function unconfirmedHint(r: GradedCase, layouts?: ReadonlyMap<string, MemberBytes>): CaseHint {
+  const hint = caseHint(r, layouts);
+  if (hintFor(r, layouts) !== undefined) return hint;
+  const matched = r.mistakes.filter((id) => CATALOGUE.get(id)?.evidence === "mutant");
+  if (matched.length === 0 || matched.some((id) => r.case.mistakes.includes(id))) return hint;
+  return {
+    kind: "hint",
+    hint: "Your program's outcome here is what a catalogued mistake gives, not one this case was written for.",
+    lesson: "common-mistakes",
+  };
+}
+
+/**
  * The explanation of one graded case: null when it passed; for a stub, a skipped case or a private
  * case only the advice; otherwise the details too (the comparison; the hex dump for a
  * wrong answer or a crash; the last STDERR_TAIL_LINES lines of standard error for an error).
@@ -279,7 +297,7 @@ function explanationOf(
   if (passed(r)) return null;
   const base = {
     advice: advice(r, context.layouts),
-    hint: caseHint(r, context.layouts),
+    hint: unconfirmedHint(r, context.layouts),
   };
   // A private case's input and answer are never shown, whichever report this goes into.
   if (

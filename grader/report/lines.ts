@@ -250,22 +250,28 @@ export function textReportCase(
 
 /**
  * The mistakes that stand once every case has run (diagnose/case.ts confirms them), for case
- * lines written before that (textReportCase with `unconfirmed`): a heading, then each case whose
- * detail lines would name mistakes, by its display name (indented, so that only the grader's own
- * words start a line), with the advice lines those detail lines would hold, as indented there, in
- * grading order. Empty when no case names one.
+ * lines written before that (textReportCase with `unconfirmed`): a heading, then the cases whose
+ * detail lines would name mistakes, by display name (indented, so that only the grader's own
+ * words start a line), those with the same advice listed together and that advice once under
+ * them, as indented there; groups in the grading order of their first case. Empty when no case
+ * names one.
  *
  * @param final every case's record, its names confirmed
  */
 export function confirmedLines(final: readonly CaseResult[], colour: boolean): string {
   const pc = createColors(colour);
-  const blocks = final.flatMap((r) => {
+  const groups = new Map<string, { names: string[]; advice: string[] }>();
+  for (const r of final) {
     const explanation = r.explanation;
-    if (explanation === null || explanation.details === null) return [];
-    if (explanation.advice.kind !== "mistakes") return [];
+    if (explanation === null || explanation.details === null) continue;
+    if (explanation.advice.kind !== "mistakes") continue;
     const advice = coloredAdvice(explanation.advice, pc).map((l) => `      ${l}`);
-    return [[`  ${textLine(r.name)}`, ...advice].join("\n")];
-  });
+    const key = advice.join("\n");
+    const group = groups.get(key) ?? { names: [], advice };
+    group.names.push(`  ${textLine(r.name)}`);
+    groups.set(key, group);
+  }
+  const blocks = [...groups.values()].map((g) => [...g.names, ...g.advice].join("\n"));
   if (blocks.length === 0) return "";
   return `\n${pc.bold("Checked against every case, these mistakes stand:")}\n${blocks.join("\n")}\n`;
 }
@@ -279,14 +285,21 @@ export function textReportNotGraded(notGraded: NotGraded, colour: boolean): stri
 }
 
 /**
- * The text report's end: a pointer to the first task when nothing is implemented yet, and the
- * score lines. (A build failure is at the top: textReportNotGraded.)
+ * The text report's end: when every case graded stopped at a stub, a pointer to the task to do
+ * next (decodeSubscription while any case reached its stub, else assignRange: `--only` a case past
+ * the decoder), and the score lines. (A build failure is at the top: textReportNotGraded.)
  */
 export function textReportEnd(results: GradeResults): string {
   let text = "";
-  const stubs = results.cases.filter((r) => r.reason === "not-implemented").length;
-  if (stubs === results.cases.length && stubs > 0) {
-    text += `\nNothing is implemented yet: start with decodeSubscription in src/subscription.ts (LESSON.md#the-subscription-bytes).\n`;
+  const stubs = results.cases.filter((r) => r.reason === "not-implemented");
+  if (stubs.length === results.cases.length && stubs.length > 0) {
+    // The stubs' own first lines (starter/src/not-implemented.ts) say which one a case reached.
+    const reached = (name: string) =>
+      stubs.some((r) => r.message.startsWith(`not implemented yet: ${name} `));
+    text +=
+      reached("assignRange") && !reached("decodeSubscription")
+        ? `\nEvery case stopped at assignRange's stub: implement assignRange in src/range-assignor.ts next (LESSON.md#the-range-assignor).\n`
+        : `\nNothing is implemented yet: start with decodeSubscription in src/subscription.ts (LESSON.md#the-subscription-bytes).\n`;
   }
   return `${text}\n${scoreLines(results).join("\n")}\n`;
 }

@@ -67,6 +67,22 @@ describe("the advice says what the program did", () => {
     );
   });
 
+  it("a case line's hint before names are confirmed: the case's own when the outcome matched a mistake it is written for, else what the program did", () => {
+    const wrong = rawRun({ stdout: '{"consumer-a":{},"consumer-b":{},"consumer-c":{}}\n' });
+    // Case 01 is written for range mistakes such as extra-to-last, not for member order.
+    expect(judgedResult(LESSON, wrong, "student", ["extra-to-last"]).explanation?.hint.hint).toBe(
+      builtInCase(LESSON).hint,
+    );
+    const other = judgedResult(LESSON, wrong, "student", ["locale-order"]).explanation?.hint;
+    expect(other?.hint).toMatch(/^Your program's outcome here is what a catalogued mistake gives/);
+    expect(other?.lesson).toBe("common-mistakes");
+    // An outcome mistake alone (no mutant matched) leaves the case's hint.
+    expect(
+      judgedResult(TRUNCATED, rawRun({ stdout: "{}\n" }), "student", ["bad-bytes-accepted"])
+        .explanation?.hint.hint,
+    ).toBe(builtInCase(TRUNCATED).hint);
+  });
+
   it("output that is not an answer: what the output must be", () => {
     const advice = adviceFor(LESSON, rawRun({ stdout: "hello\n" }));
     expect(advice.hint).toMatch(/^The program's standard output is not the answer/);

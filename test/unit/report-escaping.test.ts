@@ -208,7 +208,7 @@ describe("the text report (terminal)", () => {
       const results = ALL[i] as GradeResults;
       for (const line of text.split("\n").filter((l) => /^\S/.test(l))) {
         expect(line).toMatch(
-          /^(Grading |✗ |Required: |Extension: |Total: |The submission did not build, so no case ran:|Nothing is implemented|Checked against every case, these mistakes stand:$)/,
+          /^(Grading |✗ |Required: |Extension: |Total: |The submission did not build, so no case ran:|Nothing is implemented|Every case stopped at assignRange|Checked against every case, these mistakes stand:$)/,
         );
         const id = /^✗ (\S+)/.exec(line)?.[1];
         if (id !== undefined) expect(ids(results).has(id), line).toBe(true);
