@@ -443,7 +443,7 @@ export function sandboxWarnings(f: SandboxFeatures = sandboxFeatures()): string[
   if (f.mode === "root") return f.weaker === undefined ? [] : [`sandbox: ${f.weaker}`];
   if (f.mode === "user-namespace")
     return [
-      `sandbox: ${f.weaker ?? "user namespaces"}; to grade other people's code, run the grader as root (sudo): each program then gets an identity of its own`,
+      `sandbox: ${f.weaker ?? "user namespaces"}; enough for your own code; to grade other people's code, run the grader as root (sudo): each program then gets an identity of its own`,
     ];
   return [
     `sandbox: ${f.weaker ?? "no isolation"}; only Node's permission model and the limits apply (see docs/sandbox.md)`,
