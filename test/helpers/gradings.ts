@@ -77,7 +77,9 @@ export function lockedIdentities(): Set<number> {
   const locked = new Set<number>();
   for (const line of readFileSync("/proc/net/unix", "utf8").split("\n")) {
     const at = line.indexOf(`@${prefix}`);
-    if (at >= 0) locked.add(Number(line.slice(at + 1 + prefix.length)));
+    // libuv binds the abstract name padded with NULs to the full address, shown as `@`s after it.
+    const uid = /^\d+/.exec(line.slice(at + 1 + prefix.length))?.[0];
+    if (at >= 0 && uid !== undefined) locked.add(Number(uid));
   }
   return locked;
 }
