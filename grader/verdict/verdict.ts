@@ -306,6 +306,20 @@ export function judge(
     );
   }
   if (run.exitCode === 3 && stderrLine.startsWith("not implemented yet:")) {
+    // main.ts decodes every member before it assigns: a program that reached assignRange's stub
+    // where Kafka rejects a member's bytes accepted them, which is a failure of its decoder.
+    if (
+      "error" in c.expected &&
+      c.mode === "assign" &&
+      stderrLine.startsWith("not implemented yet: assignRange ")
+    ) {
+      return verdict(
+        "fail",
+        "wrong-error",
+        `expected exit 1 rejecting member ${JSON.stringify(c.expected.error.member)}'s bytes, but the program decoded every member and went on to assignRange, still a stub`,
+        { kind: "not-implemented" },
+      );
+    }
     return verdict("error", "not-implemented", stderrLine, { kind: "not-implemented" });
   }
 

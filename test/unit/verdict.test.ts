@@ -87,6 +87,25 @@ describe("judge", () => {
       judged(ASSIGN, { exitCode: null, signal: "SIGKILL", timedOut: true, cpuMs: 5000 }).status,
     ).toBe("timeout");
   });
+
+  it("assignRange's stub reached where Kafka rejects a member: the decoder accepted bad bytes", () => {
+    const stub = (fn: string, file: string) => ({
+      exitCode: 3,
+      stderr: `not implemented yet: ${fn} (${file}), see LESSON.md#x\n`,
+    });
+    const TRUNCATED = "25-error-truncated-topic-string";
+    expect(judged(TRUNCATED, stub("assignRange", "src/range-assignor.ts"))).toMatchObject({
+      status: "fail",
+      reason: "wrong-error",
+      message:
+        'expected exit 1 rejecting member "reader-2"\'s bytes, but the program decoded every member and went on to assignRange, still a stub',
+    });
+    // The decoder's own stub is only a stub.
+    expect(judged(TRUNCATED, stub("decodeSubscription", "src/subscription.ts"))).toMatchObject({
+      status: "error",
+      reason: "not-implemented",
+    });
+  });
 });
 
 describe("judge on hostile standard error", () => {
