@@ -7,8 +7,7 @@
  * newline excepted), DEL, C1 controls (U+0080-U+009F, which include the one-byte CSI U+009B), the
  * bidirectional marks, embeddings, overrides and isolates (U+061C, U+200E, U+200F, U+202A-U+202E,
  * U+2066-U+2069), the line and paragraph separators (U+2028, U+2029) and U+FEFF (a byte order
- * mark, invisible). Raw, they can move a
- * terminal's cursor or reorder a line. A backslash is left as it is, so escaping twice reads the
+ * mark, invisible). Raw, they can move a terminal's cursor or reorder a line. A backslash is left as it is, so escaping twice reads the
  * same as escaping once, and a program that prints `\u001b` literally shows exactly that, which is
  * harmless.
  */

@@ -2,7 +2,7 @@
  * The diagnosis of one graded case, and the confirming pass over a submission's cases: what a
  * grading asks of diagnose/ per case and once its cases (or a phase's) are graded.
  */
-import type { Case } from "../cases/load.ts";
+import { metadataBytes, type Case } from "../cases/load.ts";
 import type { Verdict } from "../verdict/verdict.ts";
 import type { MemberBytes } from "./data.ts";
 import {
@@ -58,7 +58,10 @@ export async function diagnoseCase(
         mistakes = matchMistakes(verdict.outcome, c.expected, outcomes, {
           offsets,
           layouts,
-          memberBytes: (memberId) => memberBytesOf(c, memberId),
+          memberBytes: (memberId) => {
+            const member = c.input.members.find((m) => m.memberId === memberId);
+            return member === undefined ? undefined : metadataBytes(member);
+          },
         });
         fallback = outcomeMistakes(verdict.outcome, c.expected, layouts);
         const rejected = (await source.rejectionsFor?.(c)) ?? new Map<string, string>();
@@ -82,14 +85,6 @@ export async function diagnoseCase(
       sameWay,
     },
   };
-}
-
-/** A member's subscription bytes, from the case's input (hex, spaces allowed). */
-function memberBytesOf(c: Case, memberId: string): Uint8Array | undefined {
-  const member = c.input.members.find((m) => m.memberId === memberId);
-  return member === undefined
-    ? undefined
-    : new Uint8Array(Buffer.from(member.metadata.replace(/\s+/g, ""), "hex"));
 }
 
 /**

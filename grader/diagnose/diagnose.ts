@@ -160,11 +160,11 @@ export function reportedNumbers(line: string): number[] {
   const tokens = text.slice(0, LINE_CHARS).split(NOT_A_NUMBER);
   // The last token of a line cut short may be a number cut short.
   if (text.length > LINE_CHARS) tokens.pop();
-  return tokens
+  const numbers = tokens
     .filter((token) => token !== "")
     .map(Number)
-    .filter((n, i, all) => Number.isSafeInteger(n) && all.indexOf(n) === i)
-    .slice(0, LINE_NUMBERS);
+    .filter(Number.isSafeInteger);
+  return [...new Set(numbers)].slice(0, LINE_NUMBERS);
 }
 
 /**
@@ -174,8 +174,8 @@ export function reportedNumbers(line: string): number[] {
  * a length or count too large for the bytes that remain, or a negative one, that no big-endian
  * reading gives; and the line reports that little-endian value (or it plus the field's own width,
  * a length counted with its prefix), and no big-endian one (nor a big-endian length plus the
- * width). A line that reports no such value, or
- * bytes that read the same both ways (ffffffff), show nothing.
+ * width). A line that reports no such value, or bytes that read the same both ways (ffffffff),
+ * show nothing.
  *
  * @param outcome the program's rejection (its member, offset and error line)
  * @param bytes that member's subscription bytes; layout: their fields (grader/diagnose/data.ts)

@@ -11,6 +11,7 @@
 import { inputBrief } from "../cases/brief.ts";
 import {
   isPrivateCase,
+  metadataBytes,
   type AssignmentOutput,
   type Case,
   type DecodeOutput,
@@ -166,8 +167,11 @@ function bytesDump(
     focus === undefined ? undefined : c.input.members.find((m) => m.memberId === focus.member);
   const layout = focus === undefined ? undefined : layouts.get(focus.member);
   if (focus === undefined || member === undefined || layout === undefined) return null;
-  const bytes = new Uint8Array(Buffer.from(member.metadata.replace(/\s+/g, ""), "hex"));
-  return { kind: "bytes", member: focus.member, lines: hexDump(bytes, layout, focus.caret) };
+  return {
+    kind: "bytes",
+    member: focus.member,
+    lines: hexDump(metadataBytes(member), layout, focus.caret),
+  };
 }
 
 /**
@@ -256,10 +260,9 @@ function caseHint(r: GradedCase, layouts?: ReadonlyMap<string, MemberBytes>): Ca
  * it did do.
  */
 function unconfirmedHint(r: GradedCase, layouts?: ReadonlyMap<string, MemberBytes>): CaseHint {
-  const hint = caseHint(r, layouts);
-  if (hintFor(r, layouts) !== undefined) return hint;
   const matched = r.mistakes.filter((id) => CATALOGUE.get(id)?.evidence === "mutant");
-  if (matched.length === 0 || matched.some((id) => r.case.mistakes.includes(id))) return hint;
+  const otherMistake = matched.length > 0 && !matched.some((id) => r.case.mistakes.includes(id));
+  if (!otherMistake || hintFor(r, layouts) !== undefined) return caseHint(r, layouts);
   return {
     kind: "hint",
     hint: "Your program's outcome here is what a catalogued mistake gives, not one this case was written for.",

@@ -14,7 +14,10 @@ export type Outcome =
       member: string;
       /** The offset the program's error line reported (`at offset N`), if any: not in the key. */
       offset?: number | undefined;
-      /** The program's error line as it printed it (its first line), for diagnosis: not in the key. */
+      /**
+       * The program's first line of standard error, as the verdict keeps it (printable: unsafe
+       * characters as `\uXXXX`), for diagnosis: not in the key.
+       */
       line?: string | undefined;
     }
   | {

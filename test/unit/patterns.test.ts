@@ -106,7 +106,6 @@ const NOT_PROGRAM_TEXT: Readonly<Record<string, readonly (readonly [string, stri
     ["/^\\d+:([^:]*):(.*)$/", "/proc/self/cgroup"],
     ["/\\s+/", "a cgroup's cpu.max"],
   ],
-  "grader/diagnose/case.ts": [["/\\s+/g", "the case's input (metadata hex)"]],
   "grader/diagnose/diagnose.ts": [
     [
       "/(^version$| length$| count$|^generationId$|\\.partitions\\[\\d+\\]$)/",
@@ -114,8 +113,7 @@ const NOT_PROGRAM_TEXT: Readonly<Record<string, readonly (readonly [string, stri
     ],
     ["/ (length|count)$/", "the kit's own field names"],
   ],
-  "grader/explain/explain.ts": [["/\\s+/g", "the case's input (metadata hex)"]],
-  "grader/instructor/mutants/live.ts": [["/\\s+/g", "the case's input (metadata hex)"]],
+  "grader/cases/load.ts": [["/\\s+/g", "the case's input (metadata hex)"]],
   "grader/instructor/mutants/replace.ts": [
     ["/^[ \\t]*/", "the reference's source"],
     ["/^[ \\t]*/", "the reference's source"],

@@ -18,7 +18,7 @@ import {
   type MemberBytes,
 } from "../../diagnose/data.ts";
 import type { OutcomeSource } from "../../diagnose/diagnose.ts";
-import type { Case, FixtureSchemas } from "../../cases/load.ts";
+import { metadataBytes, type Case, type FixtureSchemas } from "../../cases/load.ts";
 import { MEMORY_MIB, OUTPUT_CAP_BYTES } from "../../limits.ts";
 import { prepareProgram, runCase, type Program } from "../../run/prepare.ts";
 import { runSharedGroup, sharedRawRun } from "../../run/shared-run.ts";
@@ -226,10 +226,7 @@ export const MAX_MEMBERS_WITH_LAYOUTS = 50;
 export function memberLayouts(c: Case): Map<string, MemberBytes> | undefined {
   if (c.input.members.length > MAX_MEMBERS_WITH_LAYOUTS) return undefined;
   return new Map(
-    c.input.members.map((m): [string, MemberBytes] => [
-      m.memberId,
-      fieldSpans(new Uint8Array(Buffer.from(m.metadata.replace(/\s+/g, ""), "hex"))),
-    ]),
+    c.input.members.map((m): [string, MemberBytes] => [m.memberId, fieldSpans(metadataBytes(m))]),
   );
 }
 
