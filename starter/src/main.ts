@@ -1,13 +1,15 @@
 /**
  * The group leader's job as a program (complete: not part of the exercise).
  *
- *   main [--decode] [FILE]
+ *   main [--decode | --sync] [FILE]
  *
  * Reads one JSON document (FILE, or standard input): the topics the leader knows (name to
  * partition count), optionally the racks of each partition's replicas, and every member's id,
- * optional group instance id and subscription bytes as hex. Decodes each subscription with
- * decodeSubscription, runs assignRange, and prints member id to topic to partitions as one JSON
- * object. With --decode it prints each decoded subscription instead. Exit codes: 0 success; 1 a
+ * optional group instance id and subscription bytes as hex (and, for --sync, optionally the
+ * assignment user data the leader sends it). Decodes each subscription with decodeSubscription,
+ * runs assignRange, and prints member id to topic to partitions as one JSON object. With --decode
+ * it prints each decoded subscription instead; with --sync, member id to the hex of the assignment
+ * bytes the leader sends that member in SyncGroup (encodeAssignment). Exit codes: 0 success; 1 a
  * subscription is not valid (first line of standard error:
  * `error: member "<id>": <field> <problem> at offset <n>`); 2 the input is not the documented JSON;
  * 3 a function is still a stub; 70 any other exception (a bug), with its stack.
@@ -21,10 +23,11 @@ import { parseArgs } from "node:util";
 import { SubscriptionDecodeError } from "./decode-error.ts";
 import validateInput from "./input-validator.js";
 import { NotImplementedError } from "./not-implemented.ts";
-import { assignRange, type MemberSubscription } from "./range-assignor.ts";
+import { encodeAssignment } from "./assignment.ts";
+import { assignRange, type Assignment, type MemberSubscription } from "./range-assignor.ts";
 import { decodeSubscription, type Subscription } from "./subscription.ts";
 
-const USAGE = "usage: main [--decode] [FILE]   (reads standard input when FILE is absent)";
+const USAGE = "usage: main [--decode | --sync] [FILE]   (reads standard input when FILE is absent)";
 
 /** Exit codes of the program (docs/program.md, "Exit codes"). */
 export const EXIT = { ok: 0, badSubscription: 1, badInput: 2, notImplemented: 3, bug: 70 } as const;
@@ -33,6 +36,7 @@ interface InputMember {
   memberId: string;
   groupInstanceId?: string | null;
   metadata: string;
+  assignmentUserData?: string;
 }
 
 interface Input {
@@ -42,11 +46,13 @@ interface Input {
   members: InputMember[];
 }
 
-/** A member once its input is checked: its metadata as bytes (see hexToBytes). */
+/** A member once its input is checked: its metadata and assignment user data as bytes (hexToBytes). */
 interface CheckedMember {
   memberId: string;
   groupInstanceId: string | null;
   bytes: Uint8Array;
+  /** What the leader's assignor gives this member as user data: null when the input has none. */
+  assignmentUserData: Uint8Array | null;
 }
 
 /** The input once checked: the metadata of every member read into bytes, in the input's order. */
@@ -72,7 +78,7 @@ export interface RunResult {
  * The program itself (the end of this file) prints the result; a harness that runs many cases in
  * one process calls this instead.
  *
- * @param argv `[--decode] [FILE]`
+ * @param argv `[--decode | --sync] [FILE]`
  * @param stdin standard input's text, or a function that reads it (called only when there is no
  *   FILE, so a FILE run never waits on standard input)
  * @returns the exit code (see EXIT) and the text for standard output and standard error
@@ -80,15 +86,21 @@ export interface RunResult {
  */
 export function run(argv: readonly string[], stdin: string | (() => string)): RunResult {
   let decodeOnly: boolean;
+  let sync: boolean;
   let file: string | undefined;
   try {
     const { values, positionals } = parseArgs({
       args: [...argv],
-      options: { decode: { type: "boolean", default: false } },
+      options: {
+        decode: { type: "boolean", default: false },
+        sync: { type: "boolean", default: false },
+      },
       allowPositionals: true,
     });
     if (positionals.length > 1) throw new Error("expected at most one FILE");
     decodeOnly = values.decode === true;
+    sync = values.sync === true;
+    if (decodeOnly && sync) throw new Error("--decode and --sync cannot be given together");
     file = positionals[0];
   } catch (error) {
     return failure(EXIT.badInput, `error: ${(error as Error).message}\n${USAGE}\n`);
@@ -100,7 +112,11 @@ export function run(argv: readonly string[], stdin: string | (() => string)): Ru
     for (const member of input.members) {
       decoded.set(member.memberId, decodeMember(member.memberId, member.bytes));
     }
-    const output = decodeOnly ? decodedJson(decoded) : assignmentJson(input, decoded);
+    const output = decodeOnly
+      ? decodedJson(decoded)
+      : sync
+        ? syncJson(input, assignmentOf(input, decoded))
+        : assignmentJson(assignmentOf(input, decoded));
     return { exitCode: EXIT.ok, stdout: `${JSON.stringify(output)}\n`, stderr: "" };
   } catch (error) {
     if (error instanceof SubscriptionDecodeError) {
@@ -175,7 +191,19 @@ function readInput(file: string | undefined, stdin: string | (() => string)): Ch
     }
     const where = `member ${JSON.stringify(member.memberId)} (/members/${i}/metadata)`;
     const bytes = hexToBytes(member.metadata, where);
-    return { memberId: member.memberId, groupInstanceId: instanceId, bytes };
+    const userData =
+      member.assignmentUserData === undefined
+        ? null
+        : hexToBytes(
+            member.assignmentUserData,
+            `member ${JSON.stringify(member.memberId)} (/members/${i}/assignmentUserData)`,
+          );
+    return {
+      memberId: member.memberId,
+      groupInstanceId: instanceId,
+      bytes,
+      assignmentUserData: userData,
+    };
   });
   return { topics: input.topics, partitionRacks: input.partitionRacks, members };
 }
@@ -186,7 +214,7 @@ function jsonPointerToken(key: string): string {
 }
 
 /**
- * A member's metadata as bytes: hex digits, two per byte, white space anywhere ignored. The bytes
+ * A member's metadata (or assignment user data) as bytes: hex digits, two per byte, white space anywhere ignored. The bytes
  * are a view that starts at byte offset 8 of a larger buffer whose other bytes are 0xAA, so a
  * decoder that ignores `byteOffset` reads the wrong bytes on every run, not only by bad luck.
  *
@@ -239,11 +267,8 @@ function decodedJson(decoded: Map<string, Subscription>): Record<string, unknown
   return output;
 }
 
-/** The assignment as JSON: null-prototype objects, so ids like `__proto__` stay plain keys. */
-function assignmentJson(
-  input: CheckedInput,
-  decoded: Map<string, Subscription>,
-): Record<string, Record<string, number[]>> {
+/** Runs assignRange on the input's topics, racks and decoded members. */
+function assignmentOf(input: CheckedInput, decoded: Map<string, Subscription>): Assignment {
   const partitionsPerTopic = new Map<string, number>(Object.entries(input.topics));
   const subscriptions = new Map<string, MemberSubscription>();
   for (const member of input.members) {
@@ -256,13 +281,35 @@ function assignmentJson(
     });
   }
   const partitionRacks = new Map(Object.entries(input.partitionRacks ?? {}));
-  const assignment = assignRange(partitionsPerTopic, subscriptions, partitionRacks);
+  return assignRange(partitionsPerTopic, subscriptions, partitionRacks);
+}
+
+/** The assignment as JSON: null-prototype objects, so ids like `__proto__` stay plain keys. */
+function assignmentJson(assignment: Assignment): Record<string, Record<string, number[]>> {
   // Printed as assignRange returned it: a member it leaves out stays out, so the grader sees it.
   const output = Object.create(null) as Record<string, Record<string, number[]>>;
   for (const [memberId, topicPartitions] of assignment) {
     const topics = Object.create(null) as Record<string, number[]>;
     for (const [topic, partitions] of topicPartitions) topics[topic] = partitions;
     output[memberId] = topics;
+  }
+  return output;
+}
+
+/**
+ * `--sync` output: member id to the hex of the assignment bytes the leader sends it in SyncGroup
+ * (encodeAssignment of its partitions and its assignment user data). Every member assignRange
+ * returned is printed, one that owns nothing too; a member it left out stays out, so the grader
+ * sees it.
+ */
+function syncJson(input: CheckedInput, assignment: Assignment): Record<string, string> {
+  const userData = new Map(input.members.map((m) => [m.memberId, m.assignmentUserData]));
+  const output = Object.create(null) as Record<string, string>;
+  for (const [memberId, topicPartitions] of assignment) {
+    const bytes = encodeAssignment(topicPartitions, userData.get(memberId) ?? null);
+    output[memberId] = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString(
+      "hex",
+    );
   }
   return output;
 }

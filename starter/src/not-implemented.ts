@@ -4,10 +4,11 @@
  * so an unfinished exercise never looks like a crash or a wrong answer.
  */
 
-/** The exercise's two functions: where each lives and the LESSON.md section that teaches it. */
+/** The exercise's three functions: where each lives and the LESSON.md section that teaches it. */
 export const EXERCISE = {
   decodeSubscription: { file: "src/subscription.ts", lessonAnchor: "the-subscription-bytes" },
   assignRange: { file: "src/range-assignor.ts", lessonAnchor: "the-range-assignor" },
+  encodeAssignment: { file: "src/assignment.ts", lessonAnchor: "the-assignment-bytes" },
 } as const;
 
 /** What a stub throws: names the function, its file and the LESSON.md section (EXERCISE). */

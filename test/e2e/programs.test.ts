@@ -45,7 +45,7 @@ describe("the program's contract beyond the cases", () => {
   it("exits 2 on an unknown option, with usage", () => {
     const result = runProgram(bundle, "{}", ["--frobnicate"]);
     expect(result.status).toBe(2);
-    expect(result.stderr).toContain("usage: main [--decode] [FILE]");
+    expect(result.stderr).toContain("usage: main [--decode | --sync] [FILE]");
   });
 
   it("writes a 3 MiB answer whole to a reader that pauses, after a console.log in a stub", async () => {

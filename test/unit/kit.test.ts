@@ -6,13 +6,15 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { decodeSubscription } from "../../solution/src/subscription.ts";
 import { EXERCISE, NotImplementedError } from "../../solution/src/not-implemented.ts";
+import { encodeAssignment } from "../../solution/src/assignment.ts";
+import { encodeAssignment as starterEncodeAssignment } from "../../starter/src/assignment.ts";
 import { assignRange as starterAssignRange } from "../../starter/src/range-assignor.ts";
 import { decodeSubscription as starterDecode } from "../../starter/src/subscription.ts";
 import { NotImplementedError as StarterNotImplementedError } from "../../starter/src/not-implemented.ts";
 import { ROOT } from "../helpers/program.ts";
 
 const read = (path: string) => readFileSync(join(ROOT, path), "utf8");
-const EXERCISE_FILES = ["subscription.ts", "range-assignor.ts"];
+const EXERCISE_FILES = ["subscription.ts", "range-assignor.ts", "assignment.ts"];
 
 /** Doc comments and export lines: what must be the same on both sides. */
 function publicSurface(source: string): string[] {
@@ -49,6 +51,7 @@ describe("starter/ and solution/", () => {
   it.each([
     ["decodeSubscription", "subscription.ts"],
     ["assignRange", "range-assignor.ts"],
+    ["encodeAssignment", "assignment.ts"],
   ] as const)("the %s stub is a TODO naming the lesson, then one statement", (name, file) => {
     // The TODO is text a student reads (no behaviour shows it); what the stub does is below.
     const anchor = EXERCISE[name].lessonAnchor;
@@ -76,6 +79,7 @@ describe("starter/ and solution/", () => {
             new Map([["m", { topics: ["a"], groupInstanceId: null, rackId: null }]]),
           ),
       ],
+      ["encodeAssignment", () => starterEncodeAssignment(new Map([["a", [0]]]), null)],
     ] as const;
     for (const [name, call] of stubs) {
       let thrown: unknown;
@@ -107,6 +111,22 @@ describe("starter/ and solution/", () => {
       generationId: -1,
       rackId: null,
     });
+  });
+});
+
+describe("the solution's encoder", () => {
+  it("writes user data from the view: bytes inside a larger buffer are written as themselves", () => {
+    // User data 0x0102 behind 3 bytes and before 2 bytes of 0xee. Expected, by hand: version 3
+    // (0003), no topics (00000000), length 2 (00000002), then 01 02.
+    const buffer = new Uint8Array(Buffer.from("eeeeee0102eeee", "hex"));
+    const bytes = encodeAssignment(new Map(), buffer.subarray(3, 5));
+    expect(Buffer.from(bytes).toString("hex")).toBe("0003" + "00000000" + "00000002" + "0102");
+  });
+
+  it("gives a member that owns nothing its ten bytes: version 3, no topics, null user data", () => {
+    expect(Buffer.from(encodeAssignment(new Map([["t", []]]), null)).toString("hex")).toBe(
+      "0003" + "00000000" + "ffffffff",
+    );
   });
 });
 

@@ -55,7 +55,37 @@ describe("run", () => {
     const usage = run(["--frobnicate"], "{}");
     expect(usage.exitCode).toBe(EXIT.badInput);
     expect(usage.stdout).toBe("");
-    expect(usage.stderr).toContain("usage: main [--decode] [FILE]");
+    expect(usage.stderr).toContain("usage: main [--decode | --sync] [FILE]");
+  });
+
+  it("--sync: member id to the hex of the bytes the leader sends it, user data from the input", () => {
+    const input = JSON.parse(example) as { members: Record<string, unknown>[] };
+    (input.members[1] as Record<string, unknown>).assignmentUserData = "ab cd";
+    const result = run(["--sync"], JSON.stringify(input));
+    expect(result).toMatchObject({ exitCode: EXIT.ok, stderr: "" });
+    // Worked by hand from the assignment above: version 3 (0003), the topic count, per topic an
+    // int16 UTF-8 length, the name, an int32 count and int32 partitions, then user data (-1: null).
+    const orders = "0006" + Buffer.from("orders").toString("hex");
+    const payments = "0008" + Buffer.from("payments").toString("hex");
+    const ints = (...ns: number[]) => ns.map((n) => n.toString(16).padStart(8, "0")).join("");
+    expect(JSON.parse(result.stdout)).toEqual({
+      "consumer-10": `0003${ints(2)}${orders}${ints(4, 0, 1, 2, 3)}${payments}${ints(2, 0, 1)}${ints(2)}abcd`,
+      "consumer-2": `0003${ints(2)}${orders}${ints(3, 4, 5, 6)}${payments}${ints(1, 2)}ffffffff`,
+      "idle-1": "000300000000ffffffff",
+    });
+  });
+
+  it("exits 2 for --decode with --sync, and for assignment user data that is not hex, saying where", () => {
+    const both = run(["--decode", "--sync"], example);
+    expect(both).toMatchObject({ exitCode: EXIT.badInput, stdout: "" });
+    expect(both.stderr).toMatch(/^error: --decode and --sync cannot be given together\n/);
+    const input = JSON.parse(example) as { members: Record<string, unknown>[] };
+    (input.members[2] as Record<string, unknown>).assignmentUserData = "abc";
+    const odd = run(["--sync"], JSON.stringify(input));
+    expect(odd).toMatchObject({ exitCode: EXIT.badInput, stdout: "" });
+    expect(odd.stderr).toBe(
+      'error: member "idle-1" (/members/2/assignmentUserData): odd number of hex digits (3)\n',
+    );
   });
 
   it("exits 2 for metadata with a character that is not hex, saying which", () => {
