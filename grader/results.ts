@@ -9,6 +9,7 @@
  * (`everyRequiredPassed`), for the exit code, the batch and the class report alike; and the one
  * place scores and the total are summed (`scoresOf`, with totals.ts's extension policy).
  */
+import type { Mode } from "./cases/load.ts";
 import { policyTotal, type ExtensionPolicy, type SplitScores, type Total } from "./totals.ts";
 import type { Reason, Status } from "./verdict/verdict.ts";
 
@@ -38,6 +39,17 @@ export type Comparison =
   | { kind: "grid"; memberSets: string[]; grid: string[] }
   /** A wrong decode: the line diff of expected against actual (lineDiff's lines). */
   | { kind: "diff"; lines: DiffLine[] }
+  /**
+   * Wrong assignment bytes (--sync): members on one side only (as for a grid), and for the first
+   * members whose bytes differ, their fields beside Kafka's, the first wrong one marked
+   * (assignmentFieldLines); `more` counts the differing members not drawn.
+   */
+  | {
+      kind: "fields";
+      memberSets: string[];
+      members: { member: string; lines: string[] }[];
+      more: number;
+    }
   /** Anything else: what was expected and what the program did, one sentence each. */
   | { kind: "outcome"; expected: string; actual: string }
   | NotDrawn;
@@ -129,8 +141,8 @@ export interface CaseResult {
   folder: string | null;
   /** A built-in case's case.json, an absolute path; null for the others. */
   caseFile: string | null;
-  /** Whether the program ran with --decode. */
-  mode: "assign" | "decode";
+  /** How the program ran: `assign` (no flag), `decode` (--decode) or `sync` (--sync). */
+  mode: Mode;
   /** decodeSubscription alone decides the case (a decode, or bytes Kafka rejects); never for a private case. */
   decodeOnly: boolean;
   status: Status;
@@ -239,7 +251,7 @@ export interface PrivateCaseView {
   id: string;
   /** `<id>: <title>`, with ` (extension)` for an extension case. */
   name: string;
-  mode: "assign" | "decode";
+  mode: Mode;
   status: Status;
   reason: Reason | null;
   /**

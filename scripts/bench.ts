@@ -56,7 +56,7 @@ import { parseArgs } from "node:util";
 import kafkajs from "kafkajs";
 import { CATALOGUE } from "../grader/diagnose/catalogue.ts";
 import { caseConcurrency, prepareGrading } from "../grader/context.ts";
-import { FixtureSchemas, loadCases } from "../grader/cases/load.ts";
+import { FixtureSchemas, loadCases, modeArgs } from "../grader/cases/load.ts";
 import { BUILT_IN_CASES_DIR } from "../grader/kit.ts";
 import {
   prepareProgram,
@@ -375,7 +375,7 @@ if (measures("grading")) {
       const args = [
         ...prefix,
         join(ROOT, "solution/src/main.ts"),
-        ...(c.mode === "decode" ? ["--decode"] : []),
+        ...modeArgs(c.mode),
       ];
       spawnSync(command, args, {
         input: c.inputText,

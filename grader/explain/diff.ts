@@ -1,12 +1,18 @@
 /**
  * Expected against actual, as a short line diff a student can read: one line per member
  * (assignment: its topics and partition ranges; decode: version, topics, user data, and the rack
- * id where the case checks it), members in
+ * id where the case checks it; sync: the hex of its assignment bytes), members in
  * code-unit order, only the changed lines with a little context.
  */
 import { createRequire } from "node:module";
 import type * as DiffLibrary from "diff";
-import type { AssignmentOutput, DecodeOutput, Mode } from "../cases/load.ts";
+import type {
+  AssignmentOutput,
+  DecodeOutput,
+  Mode,
+  ProgramOutput,
+  SyncOutput,
+} from "../cases/load.ts";
 import { normaliseAssignment } from "../verdict/outcome.ts";
 import { byCodeUnits } from "../verdict/order.ts";
 
@@ -39,7 +45,12 @@ export function ranges(partitions: readonly number[], maxRuns = Infinity): strin
 }
 
 /** One line per member, in code-unit order of member id. */
-export function outputLines(mode: Mode, output: AssignmentOutput | DecodeOutput): string[] {
+export function outputLines(mode: Mode, output: ProgramOutput): string[] {
+  if (mode === "sync") {
+    return Object.entries(output as SyncOutput)
+      .sort(([a], [b]) => byCodeUnits(a, b))
+      .map(([member, hex]) => `${JSON.stringify(member)}: ${hex}`);
+  }
   if (mode === "assign") {
     return normaliseAssignment(output as AssignmentOutput).map(([member, topics]) => {
       const owned = topics.map(

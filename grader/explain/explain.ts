@@ -15,6 +15,7 @@ import {
   type AssignmentOutput,
   type Case,
   type DecodeOutput,
+  type SyncOutput,
 } from "../cases/load.ts";
 import { CATALOGUE } from "../diagnose/catalogue.ts";
 import type { MemberBytes } from "../diagnose/data.ts";
@@ -31,6 +32,8 @@ import { describeOutcome } from "../verdict/outcome.ts";
 import type { Reason, Status, Verdict } from "../verdict/verdict.ts";
 import { ANSWER_SIZE_FACTOR, answerSize, describeSize } from "../verdict/answer-size.ts";
 import { programTextLines } from "../printable.ts";
+import { assignmentKey } from "../verdict/assignment-bytes.ts";
+import { assignmentFieldLines } from "./assignment-fields.ts";
 import { lineDiff, outputLines } from "./diff.ts";
 import { assignmentGrid, quote } from "./grid.ts";
 import { decodeFocus, hexDump } from "./hexdump.ts";
@@ -83,7 +86,10 @@ function someNames(names: readonly string[]): string {
 }
 
 /** Members present on one side only, for assignment answers: one line per side that has any. */
-export function memberSetLines(expected: AssignmentOutput, actual: AssignmentOutput): string[] {
+export function memberSetLines(
+  expected: Readonly<Record<string, unknown>>,
+  actual: Readonly<Record<string, unknown>>,
+): string[] {
   const missing = Object.keys(expected).filter((m) => !Object.hasOwn(actual, m));
   const extra = Object.keys(actual).filter((m) => !Object.hasOwn(expected, m));
   return [
@@ -92,6 +98,29 @@ export function memberSetLines(expected: AssignmentOutput, actual: AssignmentOut
       ? [`members that are not in the group (${extra.length}): ${someNames(extra)}`]
       : []),
   ];
+}
+
+/** Members whose bytes a sync comparison draws field by field; the others are counted. */
+const SYNC_MEMBERS_DRAWN = 2;
+
+/**
+ * A wrong sync answer: the members on one side only, and the first SYNC_MEMBERS_DRAWN members (in
+ * the expected answer's order) whose bytes differ from Kafka's as Kafka reads them, each field by
+ * field beside Kafka's (assignmentFieldLines).
+ */
+function syncComparison(want: SyncOutput, got: SyncOutput): Comparison {
+  const differing = Object.keys(want).filter(
+    (m) => Object.hasOwn(got, m) && assignmentKey(got[m] ?? "") !== assignmentKey(want[m] ?? ""),
+  );
+  return {
+    kind: "fields",
+    memberSets: memberSetLines(want, got),
+    members: differing.slice(0, SYNC_MEMBERS_DRAWN).map((member) => ({
+      member,
+      lines: assignmentFieldLines(member, got[member] ?? "", want[member] ?? ""),
+    })),
+    more: Math.max(0, differing.length - SYNC_MEMBERS_DRAWN),
+  };
 }
 
 /** How the answer compares: a grid for a wrong assignment, a diff for a wrong decode, or words. */
@@ -120,6 +149,11 @@ function comparison(r: GradedCase): Comparison {
         memberSets: memberSetLines(want, got),
         grid: assignmentGrid(c.input.topics, want, got),
       }));
+    }
+    if (c.mode === "sync") {
+      const want = expected.output as SyncOutput;
+      const got = actual as SyncOutput;
+      return drawSafely(() => syncComparison(want, got));
     }
     return drawSafely(() => ({
       kind: "diff" as const,

@@ -85,7 +85,7 @@ export const PRIVATE_TEST_CODE =
 export function exercismTestCode(r: CaseResult): string {
   const shown = r.example;
   if (r.private || shown === null) return PRIVATE_TEST_CODE;
-  const command = `${textLine(r.handoutRerun)}    # runs: main${r.mode === "decode" ? " --decode" : ""} < fixtures/cases/${r.id}/input.json`;
+  const command = `${textLine(r.handoutRerun)}    # runs: main${r.mode === "assign" ? "" : ` --${r.mode}`} < fixtures/cases/${r.id}/input.json`;
   return [
     command,
     `// input: ${textLine(shown.input)}`,

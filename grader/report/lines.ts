@@ -106,7 +106,7 @@ export function detailLines(
   if (r.explanation === null || details === undefined || details === null) return [];
   const pc = createColors(options.colour);
   const lines: string[] = [
-    `${pc.dim("input:")} ${textLine(`${details.input}${r.mode === "decode" ? " (run with --decode)" : ""}`)}`,
+    `${pc.dim("input:")} ${textLine(`${details.input}${r.mode === "assign" ? "" : ` (run with --${r.mode})`}`)}`,
   ];
   const comparison = details.comparison;
   switch (comparison.kind) {
@@ -127,6 +127,18 @@ export function detailLines(
         const text = textLine(`${d.sign} ${d.text}`);
         lines.push(
           `  ${d.sign === "-" ? pc.red(text) : d.sign === "+" ? pc.green(text) : pc.dim(text)}`,
+        );
+      }
+      break;
+    case "fields":
+      for (const l of comparison.memberSets) lines.push(textLine(l));
+      // Each member's lines start with its own heading (assignmentFieldLines).
+      for (const m of comparison.members) for (const l of m.lines) lines.push(textLine(l));
+      if (comparison.more > 0) {
+        lines.push(
+          textLine(
+            `and ${comparison.more} more member${comparison.more === 1 ? "" : "s"} whose bytes differ from Kafka's`,
+          ),
         );
       }
       break;
@@ -286,8 +298,8 @@ export function textReportNotGraded(notGraded: NotGraded, colour: boolean): stri
 
 /**
  * The text report's end: when every case graded stopped at a stub, a pointer to the task to do
- * next (decodeSubscription while any case reached its stub, else assignRange: `--only` a case past
- * the decoder), and the score lines. (A build failure is at the top: textReportNotGraded.)
+ * next (decodeSubscription while any case reached its stub, else assignRange, else
+ * encodeAssignment: `--only` cases past the others), and the score lines. (A build failure is at the top: textReportNotGraded.)
  */
 export function textReportEnd(results: GradeResults): string {
   let text = "";
@@ -296,10 +308,11 @@ export function textReportEnd(results: GradeResults): string {
     // The stubs' own first lines (starter/src/not-implemented.ts) say which one a case reached.
     const reached = (name: string) =>
       stubs.some((r) => r.message.startsWith(`not implemented yet: ${name} `));
-    text +=
-      reached("assignRange") && !reached("decodeSubscription")
+    text += reached("decodeSubscription")
+      ? `\nNothing is implemented yet: start with decodeSubscription in src/subscription.ts (LESSON.md#the-subscription-bytes).\n`
+      : reached("assignRange")
         ? `\nEvery case stopped at assignRange's stub: implement assignRange in src/range-assignor.ts next (LESSON.md#the-range-assignor).\n`
-        : `\nNothing is implemented yet: start with decodeSubscription in src/subscription.ts (LESSON.md#the-subscription-bytes).\n`;
+        : `\nEvery case stopped at encodeAssignment's stub: implement encodeAssignment in src/assignment.ts next (LESSON.md#the-assignment-bytes).\n`;
   }
   return `${text}\n${scoreLines(results).join("\n")}\n`;
 }

@@ -23,7 +23,7 @@ function viewLines(v: PrivateCaseView): string[] {
   return [
     head,
     ...[
-      `input: ${textLine(`${v.example.input}${v.mode === "decode" ? " (run with --decode)" : ""}`)}`,
+      `input: ${textLine(`${v.example.input}${v.mode === "assign" ? "" : ` (run with --${v.mode})`}`)}`,
       `expected: ${textLine(v.example.expected)}`,
       // The details start with the input again: shown once, above.
       ...details.filter((l) => !l.startsWith("input: ")),

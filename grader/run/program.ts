@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { KIT_ROOT } from "../kit.ts";
-import type { Case } from "../cases/load.ts";
+import { modeArgs, type Case } from "../cases/load.ts";
 import {
   programEnv,
   SANDBOX_DIR,
@@ -59,9 +59,9 @@ export const PROGRAM_DIR = `${SANDBOX_DIR}/program`;
 export type ProgramTarget =
   { kind: "bundle"; path: string } | { kind: "command"; command: string; cwd: string };
 
-/** A case's arguments to the program: `--decode` for a decode case, none otherwise. */
+/** A case's arguments to the program: `--decode` or `--sync` for those modes, none to assign. */
 function caseArgs(c: Case): string[] {
-  return c.mode === "decode" ? ["--decode"] : [];
+  return modeArgs(c.mode);
 }
 
 /**

@@ -14,9 +14,10 @@
  * - topics: in an assignment, every entry of every member's object (an empty list too); in a
  *   decoded answer, every element of every member's `topics` array;
  * - partitions: in an assignment, every element of every topic's array;
- * - fields: in a decoded answer, every entry of every member's object.
+ * - fields: in a decoded answer, every entry of every member's object; in a sync answer, the bytes
+ *   its members' hex strings stand for (half their characters, rounded up).
  */
-import type { AssignmentOutput, Case, DecodeOutput, Mode } from "../cases/load.ts";
+import type { Case, Mode } from "../cases/load.ts";
 
 /** An answer's counts (see the module's comment). */
 export interface AnswerSize {
@@ -48,6 +49,7 @@ export function answerSize(mode: Mode, answer: unknown): AnswerSize {
     if (!Object.hasOwn(answer, member)) continue;
     size.members++;
     const value = answer[member];
+    if (mode === "sync" && typeof value === "string") size.fields += Math.ceil(value.length / 2);
     if (!isObject(value)) continue;
     for (const key in value) {
       if (!Object.hasOwn(value, key)) continue;
@@ -69,6 +71,19 @@ const metadataBytes = (c: Case): number =>
   c.input.members.reduce((sum, m) => sum + Math.ceil(m.metadata.length / 2), 0);
 
 /**
+ * Bytes the members' assignment values may take in all: per member its header and user data
+ * (10 bytes and the input's user data), per member and topic of the metadata an entry (8 bytes
+ * and at most 3 UTF-8 bytes per UTF-16 unit of the name), and 4 bytes per partition.
+ */
+function syncBytes(c: Case, partitions: number): number {
+  let names = 0;
+  for (const topic of Object.keys(c.input.topics)) names += 8 + 3 * topic.length;
+  let userData = 0;
+  for (const m of c.input.members) userData += Math.ceil((m.assignmentUserData ?? "").length / 2);
+  return c.input.members.length * (10 + names) + userData + 4 * partitions;
+}
+
+/**
  * The counts a case allows an answer, before the factor: the larger of its expected answer's
  * counts (none for a case that expects an error) and what its input lets any answer hold:
  *
@@ -79,7 +94,7 @@ const metadataBytes = (c: Case): number =>
  *   a decoded answer lists at most the members' bytes / 2 topics;
  * - partitions: every partition of the metadata (an assignment that gives each one once, as one
  *   that also assigns unsubscribed topics does);
- * - fields: four per member (version, topics, userData, rackId).
+ * - fields: four per member (version, topics, userData, rackId); in a sync answer, bytes (syncBytes).
  *
  * Work: O(the input's members and topics, and the expected answer's counts).
  */
@@ -109,11 +124,10 @@ function allowedSize(c: Case): AnswerSize {
           partitions,
           fields: 0,
         }
-      : { members, topics: Math.ceil(bytes / 2), partitions: 0, fields: 4 * members };
-  const expected =
-    "output" in c.expected
-      ? answerSize(c.mode, c.expected.output as AssignmentOutput | DecodeOutput)
-      : fromInput;
+      : c.mode === "sync"
+        ? { members, topics: 0, partitions: 0, fields: syncBytes(c, partitions) }
+        : { members, topics: Math.ceil(bytes / 2), partitions: 0, fields: 4 * members };
+  const expected = "output" in c.expected ? answerSize(c.mode, c.expected.output) : fromInput;
   return {
     members: Math.max(fromInput.members, expected.members),
     topics: Math.max(fromInput.topics, expected.topics),
@@ -154,6 +168,8 @@ export function grouped(n: number): string {
  */
 export function describeSize(mode: Mode, size: AnswerSize): string {
   const plural = (n: number, word: string) => `${grouped(n)} ${word}${n === 1 ? "" : "s"}`;
+  if (mode === "sync")
+    return `${plural(size.members, "member")} and ${plural(size.fields, "byte")}`;
   const parts =
     mode === "assign"
       ? [

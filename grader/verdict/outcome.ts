@@ -3,12 +3,19 @@
  * output, or "bad input naming member X", or how it died. Two runs with equal outcome keys did
  * the same thing on that case.
  */
-import type { AssignmentOutput, DecodeOutput, Mode } from "../cases/load.ts";
+import type {
+  AssignmentOutput,
+  DecodeOutput,
+  Mode,
+  ProgramOutput,
+  SyncOutput,
+} from "../cases/load.ts";
 import type { AnswerSize } from "./answer-size.ts";
+import { assignmentKey } from "./assignment-bytes.ts";
 import { byCodeUnits } from "./order.ts";
 
 export type Outcome =
-  | { kind: "output"; mode: Mode; output: AssignmentOutput | DecodeOutput }
+  | { kind: "output"; mode: Mode; output: ProgramOutput }
   | {
       kind: "error";
       member: string;
@@ -121,12 +128,15 @@ function keyOf(outcome: Outcome): string {
       return `output:${JSON.stringify(
         outcome.mode === "assign"
           ? normaliseAssignment(outcome.output as AssignmentOutput)
-          : sortedEntries(outcome.output as DecodeOutput).map(([m, d]) =>
-              // rackId counts only where it was printed and the case checks it (see below).
-              "rackId" in d
-                ? [m, d.version, d.topics, d.userData, d.rackId]
-                : [m, d.version, d.topics, d.userData],
-            ),
+          : outcome.mode === "sync"
+            ? // Each member's bytes as Kafka reads them: the order of topic entries is not kept.
+              sortedEntries(outcome.output as SyncOutput).map(([m, hex]) => [m, assignmentKey(hex)])
+            : sortedEntries(outcome.output as DecodeOutput).map(([m, d]) =>
+                // rackId counts only where it was printed and the case checks it (see below).
+                "rackId" in d
+                  ? [m, d.version, d.topics, d.userData, d.rackId]
+                  : [m, d.version, d.topics, d.userData],
+              ),
       )}`;
     case "error":
       return `error:${JSON.stringify(outcome.member)}`;

@@ -9,7 +9,7 @@
  * is judged by its size (answer-size.ts).
  */
 import type { ValidateFunction } from "ajv";
-import type { AssignmentOutput, Case, DecodeOutput } from "../cases/load.ts";
+import type { AssignmentOutput, Case, DecodeOutput, ProgramOutput } from "../cases/load.ts";
 import { formatAjvErrors } from "../cases/load.ts";
 import {
   BAD_INPUT_LINE,
@@ -51,7 +51,7 @@ export interface Verdict {
   message: string;
   outcome: Outcome;
   /** The program's parsed output, when it printed valid output. */
-  actual?: AssignmentOutput | DecodeOutput;
+  actual?: ProgramOutput;
   /**
    * What the first line of standard error said about bad input, when it is the documented
    * `error: member "<id>": ... [at offset N]` line, whatever the exit code: the member it names
@@ -185,7 +185,7 @@ function outputProblems(c: Case, output: unknown, schema: ValidateFunction): str
 const expectedOutcomes = new WeakMap<Case, Outcome>();
 
 /** The key of case `c`'s expected answer (`output`: its expected.json output). */
-function expectedKey(c: Case, output: AssignmentOutput | DecodeOutput): string {
+function expectedKey(c: Case, output: ProgramOutput): string {
   let expected = expectedOutcomes.get(c);
   if (expected === undefined) {
     expected = { kind: "output", mode: c.mode, output };
@@ -364,7 +364,7 @@ export function judge(
         },
       );
     }
-    const printed = output as AssignmentOutput | DecodeOutput;
+    const printed = output as ProgramOutput;
     const actual =
       c.mode === "decode" && "output" in c.expected
         ? decodeFieldsChecked(printed as DecodeOutput, c.expected.output as DecodeOutput)

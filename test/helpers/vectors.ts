@@ -73,3 +73,31 @@ export interface RackAssignVector {
   };
   expected: Record<string, Record<string, number[]>>;
 }
+
+/** assignment.jsonl: what Kafka writes for an assignment, and what it reads from bytes. */
+export type AssignmentVector =
+  | {
+      mode: "encode-assignment";
+      note: string;
+      input: {
+        version: number;
+        /** Topic to partitions, or `[topic, partitions]` pairs (kept in order). */
+        assignment: Record<string, number[]> | [string, number[]][];
+        userData: string | null;
+      };
+      expected: { hex: string } | { error: string };
+    }
+  | {
+      mode: "decode-assignment";
+      note: string;
+      input: { hex: string };
+      expected:
+        | {
+            version: number;
+            /** `[topic, partition]` pairs in wire order. */
+            partitions: [string, number][];
+            userData: string | null;
+            remaining: number;
+          }
+        | { error: string };
+    };

@@ -15,7 +15,7 @@
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import Tinypool from "tinypool";
-import type { Case } from "../../cases/load.ts";
+import { modeArgs, type Case } from "../../cases/load.ts";
 import { KIT_ROOT } from "../../kit.ts";
 import { STDERR_READ_BYTES } from "../../limits.ts";
 import { finishedRun, type RawRun } from "../../run/run-process.ts";
@@ -63,7 +63,7 @@ export class MutantThreads {
     let ran: ThreadRun;
     try {
       ran = (await this.pool.run(
-        { bundle, argv: c.mode === "decode" ? ["--decode"] : [], stdin: c.inputText },
+        { bundle, argv: modeArgs(c.mode), stdin: c.inputText },
         { signal: AbortSignal.timeout(this.limits.timeoutMs) },
       )) as ThreadRun;
     } catch (error) {
