@@ -1,6 +1,6 @@
 // `npm run grade -- --list-cases`: the case set as the grader loads it (built-in, --fixtures,
 // narrowed by --only), one tab-separated line per case. The figures are the fixtures' case.json
-// files' (61 required points over 33 cases, 35 extension points over 30, as docs/instructors.md
+// files' (61 required points over 33 cases, 43 extension points over 38, as docs/instructors.md
 // shows the reference's score); --random and the command itself run in test/e2e/private-cases.test.ts.
 import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -25,12 +25,21 @@ describe("caseListing", () => {
   const listed = rows(caseListing(builtIn));
 
   it("a line per built-in case, in grading order: id, points, required or extension", () => {
-    expect(listed).toHaveLength(65);
+    expect(listed).toHaveLength(71);
     expect(listed[0]).toEqual(["01-lesson-7-partitions-3-members", "2", "required"]);
     expect(listed.find((r) => r[0] === "31-static-members-first")).toEqual([
       "31-static-members-first",
       "2",
       "extension",
+    ]);
+    // The sync stage's cases, last (fixtures/cases/66-71, each case.json: 1 point, not required).
+    expect(listed.slice(-6)).toEqual([
+      ["66-sync-lesson-7-partitions", "1", "extension"],
+      ["67-sync-idle-members", "1", "extension"],
+      ["68-sync-assignment-user-data", "1", "extension"],
+      ["69-sync-many-topics-utf8", "1", "extension"],
+      ["70-sync-static-members-kafka-bytes", "1", "extension"],
+      ["71-sync-after-rack-pass", "1", "extension"],
     ]);
     expect(caseListing(builtIn).endsWith("\n")).toBe(true);
   });
@@ -40,7 +49,7 @@ describe("caseListing", () => {
       listed.filter((r) => r[2] === kind).reduce((sum, r) => sum + Number(r[1]), 0);
     expect([total("required"), listed.filter((r) => r[2] === "required").length]).toEqual([61, 33]);
     expect([total("extension"), listed.filter((r) => r[2] === "extension").length]).toEqual([
-      37, 32,
+      43, 38,
     ]);
   });
 

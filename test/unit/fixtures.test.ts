@@ -42,7 +42,7 @@ describe("fixtures/cases", () => {
       ),
     );
     for (const v of [0, 1, 2, 3, 7]) expect(versions).toContain(v);
-    expect(new Set(cases.map((c) => c.mode))).toEqual(new Set(["assign", "decode"]));
+    expect(new Set(cases.map((c) => c.mode))).toEqual(new Set(["assign", "decode", "sync"]));
     expect(cases.some((c) => "error" in c.expected && c.required)).toBe(true);
     const ids = cases.flatMap((c) => c.input.members.map((m) => m.memberId));
     for (const id of ["__proto__", "constructor", "error"]) expect(ids).toContain(id);
