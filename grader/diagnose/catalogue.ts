@@ -563,6 +563,126 @@ const mistakes: Mistake[] = [
     moreSpecificThan: [],
   },
   {
+    id: "assignment-little-endian",
+    name: "the assignment's integers written little-endian",
+    explanation:
+      "Every integer of the assignment value is big-endian, as in the subscription: the version, the topic count, each name's length, each partition count and partition, and the user-data length. DataView's setInt16 and setInt32 write big-endian unless their third argument is true: leave it out.",
+    lesson: "the-assignment-bytes",
+    extension: true,
+    evidence: "mutant",
+    moreSpecificThan: [],
+  },
+  {
+    id: "assignment-char-length-names",
+    name: "a topic name's length written in UTF-16 units",
+    explanation:
+      "A topic name's int16 length counts its UTF-8 bytes, the bytes that follow it. JavaScript's string length counts UTF-16 units: for a name such as \"日本\" (6 UTF-8 bytes, length 2) or one with an emoji the two differ, and a reader then takes the wrong number of bytes for the name. Encode the name with TextEncoder first and write the length of that array.",
+    lesson: "the-assignment-bytes",
+    extension: true,
+    evidence: "mutant",
+    moreSpecificThan: [],
+  },
+  {
+    id: "assignment-user-data-missing",
+    name: "the user data left out of the assignment",
+    explanation:
+      "Every assignment value ends with its user data: an int32 length, -1 when the assignor gives none (null), then the bytes. Leaving the field out makes a value Kafka cannot read (it runs out of bytes where the length should be). Write it last, even when it is null.",
+    lesson: "the-assignment-bytes",
+    extension: true,
+    evidence: "mutant",
+    moreSpecificThan: [],
+  },
+  {
+    id: "assignment-null-user-data-as-empty",
+    name: "null user data written as empty",
+    explanation:
+      "Null user data is written as the length -1 and no bytes; an empty array is the length 0. The range assignor sends null, so most members' values end with ff ff ff ff. Keep null and empty apart: check for null before you take a length.",
+    lesson: "the-assignment-bytes",
+    extension: true,
+    evidence: "mutant",
+    moreSpecificThan: [],
+  },
+  {
+    id: "assignment-empty-user-data-as-null",
+    name: "empty user data written as null",
+    explanation:
+      "User data of zero bytes is written as the length 0, not -1: only null is -1. An assignor that sends empty user data (Uint8Array of length 0) means something other than one that sends none.",
+    lesson: "the-assignment-bytes",
+    extension: true,
+    evidence: "mutant",
+    moreSpecificThan: [],
+  },
+  {
+    id: "assignment-user-data-whole-buffer",
+    name: "the user data written from the whole underlying buffer",
+    explanation:
+      "main.ts hands you each member's user data as a view into a larger buffer (its byteOffset is not 0). new Uint8Array(userData.buffer) and userData.buffer.byteLength are the whole buffer, other bytes included. Write the view itself: its byteLength as the length, and its bytes (Uint8Array.set, or copy with slice()).",
+    lesson: "the-assignment-bytes",
+    extension: true,
+    evidence: "mutant",
+    moreSpecificThan: [],
+  },
+  {
+    id: "assignment-idle-member-no-bytes",
+    name: "a member that owns nothing sent no bytes",
+    explanation:
+      "Every member gets an assignment value, even one the assignor gave no partition: a version, a topic count of 0 and its user data (with null user data, the ten bytes 00 03 00 00 00 00 ff ff ff ff). A member sent zero bytes cannot read even the version, and fails.",
+    lesson: "the-assignment-bytes",
+    extension: true,
+    evidence: "mutant",
+    moreSpecificThan: [],
+  },
+  {
+    id: "assignment-partitions-reordered",
+    name: "a topic's partitions written in another order than the assignor's",
+    explanation:
+      "Each topic's partitions are written in the order the assignor gave them, as Kafka's serializer does; never sort them again. JavaScript's sort() with no comparator sorts numbers as strings (0, 1, 10, 11, 2, ...).",
+    lesson: "the-assignment-bytes",
+    extension: true,
+    evidence: "mutant",
+    moreSpecificThan: [],
+  },
+  {
+    id: "assignment-wrong-version",
+    name: "an assignment version other than 3",
+    explanation:
+      "A Kafka 3.4+ leader writes version 3 in the header of every assignment value (the layout is the same for versions 0 to 3). Write 3 (ASSIGNMENT_VERSION), not the subscription's version or 0.",
+    lesson: "the-assignment-bytes",
+    extension: true,
+    evidence: "mutant",
+    moreSpecificThan: [],
+  },
+  {
+    id: "assignment-no-version",
+    name: "the assignment written without its version",
+    explanation:
+      "An assignment value starts with the int16 version (3), before the topic count. Without it, a reader takes the first two bytes of the count for the version and everything after is shifted.",
+    lesson: "the-assignment-bytes",
+    extension: true,
+    evidence: "mutant",
+    moreSpecificThan: [],
+  },
+  {
+    id: "assignment-compact-encoding",
+    name: "the assignment written in the compact (flexible) encoding",
+    explanation:
+      "ConsumerProtocolAssignment versions 0 to 3 are not flexible: counts and lengths are plain int32 and int16 (the user-data length an int32, -1 for null), with no varints and no tagged fields. The compact encoding (length + 1 as an unsigned varint, tagged fields) belongs to flexible versions of other messages.",
+    lesson: "the-assignment-bytes",
+    extension: true,
+    evidence: "mutant",
+    moreSpecificThan: [],
+  },
+  {
+    id: "assignment-field-width-wrong",
+    name: "an assignment field written with the wrong width",
+    explanation:
+      "Each field has its width: the version and each name's length are int16 (two bytes); the topic count, each partition count, each partition and the user-data length are int32 (four bytes). Another width shifts every field after it.",
+    lesson: "the-assignment-bytes",
+    extension: true,
+    evidence: "mutant",
+    moreSpecificThan: [],
+  },
+  {
     id: "crash-on-bad-bytes",
     name: "a crash instead of the decode error",
     explanation:

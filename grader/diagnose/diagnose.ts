@@ -18,10 +18,11 @@ import {
 } from "../patterns.ts";
 import type { Outcome } from "../verdict/outcome.ts";
 import { sourceFrameOf } from "../verdict/verdict.ts";
-import type { Case } from "../cases/load.ts";
+import type { Case, SyncOutput } from "../cases/load.ts";
 import { CATALOGUE, mistakeOf, type Mistake } from "./catalogue.ts";
 import { caseHash } from "../cases/hash.ts";
 import { loadDiagnosisData, outcomeHash, type CaseDiagnosis, type MemberBytes } from "./data.ts";
+import { syncMistakes } from "./sync-evidence.ts";
 
 /** Where mutant outcomes come from: the data file, or running the mutants (instructor kit). */
 export interface OutcomeSource {
@@ -305,6 +306,12 @@ export function matchMistakes(
       layouts?.get(outcome.member),
     ).filter((id) => catalogue.has(id));
     if (shownByValues.length > 0) return shownByValues;
+  }
+  // An encoder's bytes read the way a mistake writes them: the bytes themselves are its evidence.
+  if (outcome.kind === "output" && outcome.mode === "sync" && "output" in expected) {
+    const read = syncMistakes(outcome.output as SyncOutput, expected.output as SyncOutput);
+    const shownByBytes = [...catalogue.keys()].filter((id) => read.includes(id));
+    if (shownByBytes.length > 0) return shownByBytes;
   }
   const hash = outcomeHash(outcome);
   const shown = new Set<string>();

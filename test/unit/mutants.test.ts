@@ -165,7 +165,7 @@ describe("applyEdits", () => {
 });
 
 describe("the mutants", () => {
-  const files = ["subscription.ts", "range-assignor.ts"] as const;
+  const files = ["subscription.ts", "range-assignor.ts", "assignment.ts"] as const;
   const reference = new Map(
     files.map((f) => [f, readFileSync(join(ROOT, "solution", "src", f), "utf8")]),
   );

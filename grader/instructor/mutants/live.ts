@@ -153,9 +153,12 @@ export class LiveOutcomes implements OutcomeSource {
         const kept = this.kept?.read(c, this.ids, MUTANT_LIMITS);
         if (kept !== undefined) return kept;
         const programs = await this.build();
-        // `--decode` never calls assignRange, so on a decode case every mutant that changes only
-        // range-assignor.ts runs the reference's decoder alone: one of them runs for them all.
-        const shared = c.mode === "decode" ? [...programs.keys()].filter(assignorOnly) : [];
+        // A mutant whose edits are all in files the case's mode never calls runs as the
+        // reference does: one of them runs for them all (`--decode` never calls assignRange or
+        // encodeAssignment, and only `--sync` calls encodeAssignment).
+        const unused =
+          c.mode === "decode" ? DECODE_UNUSED : c.mode === "assign" ? ASSIGN_UNUSED : [];
+        const shared = [...programs.keys()].filter((id) => onlyIn(id, unused));
         const once = new Map<BuiltMutant, Promise<Outcome>>();
         const outcomeOf = (mutant: BuiltMutant) => {
           let outcome = once.get(mutant);
@@ -230,7 +233,12 @@ export function memberLayouts(c: Case): Map<string, MemberBytes> | undefined {
   );
 }
 
-/** True for a mutant whose replacements are all in range-assignor.ts. */
-function assignorOnly(id: string): boolean {
-  return (MUTANTS.get(id) ?? []).every((r) => r.file === "range-assignor.ts");
+/** The files of solution/src a decode case never calls, and those an assign case never calls. */
+const DECODE_UNUSED: readonly string[] = ["range-assignor.ts", "assignment.ts"];
+const ASSIGN_UNUSED: readonly string[] = ["assignment.ts"];
+
+/** True for a mutant whose edits are all in `files` (none when `files` is empty). */
+function onlyIn(id: string, files: readonly string[]): boolean {
+  const edits = MUTANTS.get(id) ?? [];
+  return files.length > 0 && edits.length > 0 && edits.every((r) => files.includes(r.file));
 }

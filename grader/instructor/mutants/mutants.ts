@@ -515,10 +515,104 @@ Every member matched on one rack: the first rack the leader sees (its own, when 
 @ range-assignor.ts TopicAssignmentState.constructor
 - this.consumerRacks = this.consumers.map((c) => racks.get(c.memberId) ?? null);
 + this.consumerRacks = this.consumers.map(() => racks.values().next().value ?? null);
+
+## assignment-little-endian
+Every integer of the assignment value written little-endian.
+@ assignment.ts ByteWriter.int16
+- new DataView(piece.buffer).setInt16(0, value);
++ new DataView(piece.buffer).setInt16(0, value, true);
+@ assignment.ts ByteWriter.int32
+- new DataView(piece.buffer).setInt32(0, value);
++ new DataView(piece.buffer).setInt32(0, value, true);
+
+## assignment-little-endian:int32
+Only the 32-bit integers (counts, partitions, the user-data length) written little-endian.
+@ assignment.ts ByteWriter.int32
+- new DataView(piece.buffer).setInt32(0, value);
++ new DataView(piece.buffer).setInt32(0, value, true);
+
+## assignment-char-length-names
+A topic name's length written as its JavaScript length (UTF-16 units), its UTF-8 bytes after it.
+@ assignment.ts ByteWriter.string
+- this.int16(bytes.length);
++ this.int16(value.length);
+
+## assignment-user-data-missing
+No user data field at the end of the value.
+@ assignment.ts encodeAssignment
+- writer.nullableBytes(userData);
+
+## assignment-null-user-data-as-empty
+Null user data written as the length 0.
+@ assignment.ts ByteWriter.nullableBytes
+- this.int32(bytes === null ? -1 : bytes.byteLength);
++ this.int32(bytes === null ? 0 : bytes.byteLength);
+
+## assignment-empty-user-data-as-null
+Empty user data written as the length -1 (null).
+@ assignment.ts ByteWriter.nullableBytes
+- this.int32(bytes === null ? -1 : bytes.byteLength);
++ this.int32(bytes === null || bytes.byteLength === 0 ? -1 : bytes.byteLength);
+
+## assignment-user-data-whole-buffer
+The user data's length and bytes taken from the whole ArrayBuffer under the view.
+@ assignment.ts ByteWriter.nullableBytes
+- this.int32(bytes === null ? -1 : bytes.byteLength);
+- if (bytes !== null) this.raw(bytes);
++ this.int32(bytes === null ? -1 : bytes.buffer.byteLength);
++ if (bytes !== null) this.raw(new Uint8Array(bytes.buffer));
+
+## assignment-idle-member-no-bytes
+A member with no partitions sent an empty value (zero bytes).
+@ assignment.ts encodeAssignment
+- const writer = new ByteWriter();
++ if (topics.length === 0) return new Uint8Array(0);
++ const writer = new ByteWriter();
+
+## assignment-partitions-reordered
+Each topic's partitions sorted again with sort() and no comparator (as strings).
+@ assignment.ts encodeAssignment
+- for (const partition of topicPartitions) writer.int32(partition);
++ for (const partition of [...topicPartitions].sort()) writer.int32(partition);
+
+## assignment-wrong-version
+Version 0 in the header.
+@ assignment.ts encodeAssignment
+- writer.int16(ASSIGNMENT_VERSION);
++ writer.int16(0);
+
+## assignment-no-version
+No version header: the value starts with the topic count.
+@ assignment.ts encodeAssignment
+- writer.int16(ASSIGNMENT_VERSION);
+
+## assignment-compact-encoding
+Counts and lengths in the compact encoding: length + 1 as a one-byte unsigned varint, 0 for null.
+@ assignment.ts ByteWriter.arrayLength
+- this.int32(length);
++ this.raw(Uint8Array.of(length + 1));
+@ assignment.ts ByteWriter.string
+- this.int16(bytes.length);
++ this.raw(Uint8Array.of(bytes.length + 1));
+@ assignment.ts ByteWriter.nullableBytes
+- this.int32(bytes === null ? -1 : bytes.byteLength);
++ this.raw(Uint8Array.of(bytes === null ? 0 : bytes.byteLength + 1));
+
+## assignment-field-width-wrong
+The topic count written as an int16.
+@ assignment.ts encodeAssignment
+- writer.arrayLength(topics.length);
++ writer.int16(topics.length);
+
+## assignment-field-width-wrong:partitions
+Each partition written as an int16.
+@ assignment.ts encodeAssignment
+- for (const partition of topicPartitions) writer.int32(partition);
++ for (const partition of topicPartitions) writer.int16(partition);
 `;
 
 /** The files of solution/src that edits and replacements may name. */
-const FILES = ["subscription.ts", "range-assignor.ts"] as const;
+const FILES = ["subscription.ts", "range-assignor.ts", "assignment.ts"] as const;
 
 /** Mutant name to its edits, in the catalogue's order (see DEFINITIONS). */
 export const MUTANTS: ReadonlyMap<string, readonly Edit[]> = parseEdits(

@@ -11,7 +11,7 @@ import type * as TypeScript from "typescript";
 /** One declaration of a solution/src file replaced. */
 export interface Replacement {
   /** The file in solution/src. */
-  file: "subscription.ts" | "range-assignor.ts";
+  file: "subscription.ts" | "range-assignor.ts" | "assignment.ts";
   /**
    * What to replace: a top-level function (`compareMembers`) or a member of a top-level class
    * (`ByteReader.int16`, `ByteReader.constructor`).
@@ -215,7 +215,7 @@ export interface Edit {
 }
 
 /** The files of solution/src an edit may name. */
-const EDITABLE = ["subscription.ts", "range-assignor.ts"] as const;
+const EDITABLE = ["subscription.ts", "range-assignor.ts", "assignment.ts"] as const;
 
 /** A mistake is the one to three lines that differ from the reference. */
 export const MAX_EDIT_LINES = 3;
