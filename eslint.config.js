@@ -13,6 +13,8 @@ export default tseslint.config(
       "test/naming-corpus/",
       "test/naming-corpus-dev/",
       "test/naming-corpus-test/",
+      "test/naming-corpus-sync-dev/",
+      "test/naming-corpus-sync-test/",
     ],
   },
   js.configs.recommended,

@@ -7,8 +7,9 @@ import { TODO_MARK } from "../grader/cases/placeholders.ts";
 
 /**
  * The case.json new-case writes for a case of `mode` whose reference answer is `expected`: TODO
- * title, description and hint, 1 point, required, no mistakes, and the LESSON.md section of the
- * case's kind (bad bytes, decoding, or the assignor). It validates against case.schema.json.
+ * title, description and hint, 1 point, required (a sync case: an extension case, as the stage
+ * is), no mistakes, and the LESSON.md section of the case's kind (bad bytes, decoding, the
+ * assignor, or the assignment bytes). It validates against case.schema.json.
  */
 export function scaffoldMeta(mode: Mode, expected: Expected): CaseMeta {
   return {
@@ -16,7 +17,7 @@ export function scaffoldMeta(mode: Mode, expected: Expected): CaseMeta {
     description: `${TODO_MARK}: what this case checks, for the report. Its expected.json was computed by the reference solution (npm run new-case): say why that answer is right.`,
     mode,
     points: 1,
-    required: true,
+    required: mode !== "sync",
     mistakes: [],
     hint: `${TODO_MARK}: what a student whose program fails this case should look at`,
     lesson:
@@ -24,6 +25,8 @@ export function scaffoldMeta(mode: Mode, expected: Expected): CaseMeta {
         ? "bad-bytes"
         : mode === "decode"
           ? "the-subscription-bytes"
-          : "the-range-assignor",
+          : mode === "sync"
+            ? "the-assignment-bytes"
+            : "the-range-assignor",
   };
 }

@@ -2,7 +2,8 @@
  * `npm run measure:naming -- [CORPUS] [--kit DIR]`: how precisely the grader names mistakes, on a
  * corpus of realistic wrong submissions written by someone who did not write the catalogue
  * (test/naming-corpus/ by default; its README says who wrote it and how). Each variant folder has
- * the two student files (subscription.ts, range-assignor.ts) and label.json: the bug in words and
+ * the student files (subscription.ts, range-assignor.ts, and since the sync stage assignment.ts,
+ * the starter's stub where it is absent) and label.json: the bug in words and
  * the mistake ids that would name it correctly (`acceptable`, [] when none does).
  *
  * A label may also give a `state` and several mistakes (the corpora of issue-style measurement,
@@ -105,15 +106,18 @@ const variants = readdirSync(corpus, { withFileTypes: true })
   .map((d) => d.name)
   .sort();
 
-// One batch folder: the kit's starter with each variant's two files.
+// One batch folder: the kit's starter with each variant's files.
 const work = mkdtempSync(join(tmpdir(), "kit-naming-"));
 const batch = join(work, "batch");
 const out = join(work, "out");
 for (const name of variants) {
   const dir = join(batch, name);
   cpSync(join(kit, "starter"), dir, { recursive: true });
-  for (const file of ["subscription.ts", "range-assignor.ts"])
-    cpSync(join(corpus, name, file), join(dir, "src", file));
+  // A variant from before the sync stage has no assignment.ts: the starter's stub stays.
+  for (const file of ["subscription.ts", "range-assignor.ts", "assignment.ts"]) {
+    if (existsSync(join(corpus, name, file)))
+      cpSync(join(corpus, name, file), join(dir, "src", file));
+  }
 }
 const run = spawnSync(
   process.execPath,

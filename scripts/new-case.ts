@@ -1,5 +1,5 @@
 /**
- * `npm run new-case -- DIR [--input FILE] [--mode assign|decode] [--slug NAME]`: scaffolds one
+ * `npm run new-case -- DIR [--input FILE] [--mode assign|decode|sync] [--slug NAME]`: scaffolds one
  * private case for `npm run grade -- ... --fixtures DIR` (instructor kit only).
  *
  * Reads the program's input JSON from FILE (or standard input), validates it against
@@ -21,7 +21,7 @@ import { SetupError } from "../grader/errors.ts";
 import {
   FixtureSchemas,
   formatAjvErrors,
-  type AssignmentOutput,
+  type ProgramOutput,
   type Case,
   type DecodeOutput,
   type Expected,
@@ -35,13 +35,13 @@ import { formatJson } from "../fixtures/recipes/write.ts";
 import { unfinishedCases, unfinishedLines } from "../grader/cases/placeholders.ts";
 import { scaffoldMeta } from "./case-scaffold.ts";
 
-const USAGE = `Usage: npm run new-case -- DIR [--input FILE] [--mode assign|decode] [--slug NAME]
+const USAGE = `Usage: npm run new-case -- DIR [--input FILE] [--mode assign|decode|sync] [--slug NAME]
 
 Scaffolds a private case in DIR/<NN>-<slug>/ (DIR is created if needed): input.json from FILE
 (or standard input), expected.json computed by the reference solution, and case.json with TODO
 fields to fill in. Grade with it: npm run grade -- PATH --fixtures DIR
   --input FILE    the program's input (fixtures/schema/input.schema.json); default: standard input
-  --mode MODE     assign (default) or decode (the program runs with --decode)
+  --mode MODE     assign (default), decode (the program runs with --decode) or sync (--sync)
   --slug NAME     the folder name after the number: lowercase letters, digits, '-' (default: case)`;
 
 const TIMEOUT_MS = 20_000;
@@ -78,8 +78,8 @@ function parse(argv: string[], cwd: string): Request | "help" {
   if (positionals.length !== 1 || positionals[0] === undefined) {
     throw new SetupError(`give exactly one DIR, the folder of private cases\n\n${USAGE}`);
   }
-  if (values.mode !== "assign" && values.mode !== "decode") {
-    throw new SetupError(`--mode is assign or decode, got ${JSON.stringify(values.mode)}`);
+  if (values.mode !== "assign" && values.mode !== "decode" && values.mode !== "sync") {
+    throw new SetupError(`--mode is assign, decode or sync, got ${JSON.stringify(values.mode)}`);
   }
   if (!/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(values.slug)) {
     throw new SetupError(
@@ -160,14 +160,14 @@ async function referenceAnswer(c: Case): Promise<{ expected: Expected; note: str
     });
     const line = firstLine(run.stderr);
     if (run.exitCode === 0) {
-      const output = JSON.parse(run.stdout) as AssignmentOutput | DecodeOutput;
+      const output = JSON.parse(run.stdout) as ProgramOutput;
       // A decode case checks rackId only when some member has one (the rack stage), as --random's.
       const hasRacks =
         c.mode === "decode" &&
         Object.values(output as DecodeOutput).some((d) => (d.rackId ?? null) !== null);
       return {
         expected: {
-          output: expectedOutput(c.mode, hasRacks, output) as AssignmentOutput | DecodeOutput,
+          output: expectedOutput(c.mode, hasRacks, output) as ProgramOutput,
         },
         note: "the reference answered (exit 0)",
       };

@@ -3,8 +3,10 @@
  * from the handout OLD (built by `npm run handout` from an earlier kit) to the handout NEW, file by
  * file, as a three-way merge whose base is OLD:
  *
- * - the student's own files (src/subscription.ts, src/range-assignor.ts, each `--keep PATH`, and
- *   every file neither handout has) are never read, written or deleted;
+ * - the student's own files (src/subscription.ts, src/range-assignor.ts, src/assignment.ts, each
+ *   `--keep PATH`, and every file neither handout has) are never read, written or deleted, except
+ *   that a student file OLD lacks (the stub of a stage NEW adds) is added like a kit-owned file:
+ *   written where the repository has none, a conflict where it has one of its own;
  * - a kit-owned file (any other file of OLD or NEW) is brought to NEW's version when the
  *   repository still holds OLD's bytes (added when OLD lacked it, deleted when NEW lacks it);
  * - a kit-owned file the kit changed and the repository changed too (edited, deleted, replaced by
@@ -42,8 +44,12 @@ import { parseArgs } from "node:util";
 import { globSync } from "tinyglobby";
 import { SetupError } from "../grader/errors.ts";
 
-/** The handout's files that are the student's work: the two stubs of starter/src/. */
-export const STUDENT_FILES: readonly string[] = ["src/subscription.ts", "src/range-assignor.ts"];
+/** The handout's files that are the student's work: the stubs of starter/src/. */
+export const STUDENT_FILES: readonly string[] = [
+  "src/subscription.ts",
+  "src/range-assignor.ts",
+  "src/assignment.ts",
+];
 
 /** The file every handout carries with the kit version and case-set hash it was built from. */
 export const STAMP_FILE = "kit-stamp.json";
@@ -257,8 +263,13 @@ export function upgradeRepository(
     return result;
   }
 
-  const studentFiles = new Set([...STUDENT_FILES, ...(options.keep ?? [])]);
+  // A student file OLD lacks is a new stage's stub: added as the kit's file would be (below).
+  const studentFiles = new Set([
+    ...STUDENT_FILES.filter((path) => from.files.has(path)),
+    ...(options.keep ?? []),
+  ]);
   for (const path of STUDENT_FILES) {
+    if (!from.files.has(path)) continue;
     if (!sameBytes(from.files.get(path)?.bytes, to.files.get(path)?.bytes)) {
       result.starterChanged.push(path);
     }
@@ -355,7 +366,8 @@ const USAGE = `Usage: npm run upgrade-handout -- --from OLD --to NEW REPO [REPO 
 
 Upgrades student repositories made from the handout OLD to the handout NEW (both built with
 npm run handout, with the same --classroom choice). The student's own files (src/subscription.ts,
-src/range-assignor.ts, each --keep PATH, anything neither handout has) are never touched; every
+src/range-assignor.ts, src/assignment.ts, each --keep PATH, anything neither handout has) are never
+touched, except that a stub OLD lacks (a new stage's) is added where the repository has none; every
 other file of OLD or NEW is brought to NEW's version if the repository still has OLD's; a file the
 kit changed and the repository changed too is a conflict, left as it is and reported.
 kit-stamp.json takes NEW's stamp once no conflict is left: run again after resolving them.

@@ -1,13 +1,16 @@
 #!/usr/bin/env python3
 r"""The kit's program in Python 3, standard library only: an example of a --cmd submission.
 
-    python3 main.py [--decode] [FILE]
+    python3 main.py [--decode | --sync] [FILE]
 
 Reads one JSON document (FILE, or standard input): the topics the leader knows (name to
 partition count) and every member's id, optional group instance id and
 ConsumerProtocolSubscription bytes as hex. Decodes every subscription (versions 0-3, exactly as
 Kafka's Java client), runs Kafka's range assignor and prints member id -> topic -> partitions as
-one JSON object. With --decode it prints each member's {version, topics, userData} instead.
+one JSON object. With --decode it prints each member's {version, topics, userData} instead;
+with --sync, member id -> the hex of the ConsumerProtocolAssignment bytes the leader sends that
+member in SyncGroup (its partitions, and the optional "assignmentUserData" of the input as its
+user data: absent is null).
 
 Exit codes: 0 success; 1 a member's bytes are not a valid subscription (first line of standard
 error: error: member "<id>": <field>: <what> at offset <n>, <found>); 2 the input is not the
@@ -28,12 +31,14 @@ Where Python differs from Java and JavaScript, and what this program does about 
 
 import json
 import re
+import struct
 import sys
 import traceback
 
 EXIT_OK, EXIT_BAD_SUBSCRIPTION, EXIT_BAD_INPUT, EXIT_BUG = 0, 1, 2, 70
 HIGHEST_SUBSCRIPTION_VERSION = 3
-USAGE = "usage: main [--decode] [FILE]   (reads standard input when FILE is absent)"
+ASSIGNMENT_VERSION = 3  # what a Kafka 3.4+ leader writes (ConsumerProtocol.CONSUMER_PROTOCOL_V3)
+USAGE = "usage: main [--decode | --sync] [FILE]   (reads standard input when FILE is absent)"
 
 # JavaScript's \s (the reference strips it from metadata): Python's \s is a different set.
 JS_WHITESPACE = "\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
@@ -324,6 +329,32 @@ def assign_range(partitions_per_topic, members, partition_racks=None):
 
 
 # --------------------------------------------------------------------------------------------
+# The assignment bytes (SyncGroup)
+
+
+def encode_assignment(partitions, user_data):
+    """ConsumerProtocolAssignment version 3, as Kafka's ConsumerProtocol.serializeAssignment
+    writes it, all big-endian: int16 version; int32 count of topic entries, then per topic an
+    int16 UTF-8 byte length, the name, an int32 count and the int32 partitions (in the order
+    given); int32 user-data length (-1 for null) and its bytes. partitions: topic -> partitions,
+    in the member's assignment order; a topic with no partitions gets no entry."""
+    entries = [(topic, parts) for topic, parts in partitions.items() if parts]
+    out = [struct.pack(">h", ASSIGNMENT_VERSION), struct.pack(">i", len(entries))]
+    for topic, parts in entries:
+        # As TextEncoder does (the reference): a lone surrogate is written as U+FFFD.
+        name = LONE_SURROGATE_RE.sub("\ufffd", topic).encode("utf-8")
+        if len(name) > 0x7FFF:
+            raise ValueError(f"topic name of {len(name)} UTF-8 bytes is longer than 32767")
+        out.append(struct.pack(">h", len(name)) + name)
+        out.append(struct.pack(f">i{len(parts)}i", len(parts), *parts))
+    if user_data is None:
+        out.append(struct.pack(">i", -1))
+    else:
+        out.append(struct.pack(">i", len(user_data)) + user_data)
+    return b"".join(out)
+
+
+# --------------------------------------------------------------------------------------------
 # Input
 
 
@@ -382,7 +413,7 @@ def validate(data):
             if key not in member:
                 problems.append(f"{where}: must have required property '{key}'")
         for key in member:
-            if key not in ("memberId", "groupInstanceId", "metadata"):
+            if key not in ("memberId", "groupInstanceId", "metadata", "assignmentUserData"):
                 problems.append(f"{where}: must NOT have additional properties ({to_json(key)})")
         if "memberId" in member and not isinstance(member["memberId"], str):
             problems.append(f"{where}/memberId: must be string")
@@ -395,6 +426,12 @@ def validate(data):
                 problems.append(f"{where}/metadata: must be string")
             elif not METADATA_RE.fullmatch(metadata):
                 problems.append(f"{where}/metadata: must be hex digits and white space")
+        if "assignmentUserData" in member:
+            user_data = member["assignmentUserData"]
+            if not isinstance(user_data, str):
+                problems.append(f"{where}/assignmentUserData: must be string")
+            elif not METADATA_RE.fullmatch(user_data):
+                problems.append(f"{where}/assignmentUserData: must be hex digits and white space")
     if problems:
         lines = "\n".join(f"  {p}" for p in problems)
         raise InputError(f"input does not match input.schema.json:\n{lines}")
@@ -424,6 +461,8 @@ def validate(data):
             instance_ids.add(instance_id)
         if len(WHITESPACE_RE.sub("", member["metadata"])) % 2 != 0:
             raise InputError(f"/members/{i}/metadata: odd number of hex digits")
+        if len(WHITESPACE_RE.sub("", member.get("assignmentUserData", ""))) % 2 != 0:
+            raise InputError(f"/members/{i}/assignmentUserData: odd number of hex digits")
     return data
 
 
@@ -445,7 +484,7 @@ def read_input(path):
 
 
 def parse_args(argv):
-    decode, positionals, options_done = False, [], False
+    decode, sync, positionals, options_done = False, False, [], False
     for arg in argv:
         if options_done or arg == "-" or not arg.startswith("-"):
             positionals.append(arg)
@@ -453,11 +492,15 @@ def parse_args(argv):
             options_done = True
         elif arg == "--decode":
             decode = True
+        elif arg == "--sync":
+            sync = True
         else:
             raise InputError(f"unknown option {arg}")
     if len(positionals) > 1:
         raise InputError("expected at most one FILE")
-    return decode, (positionals[0] if positionals else None)
+    if decode and sync:
+        raise InputError("--decode and --sync cannot be given together")
+    return decode, sync, (positionals[0] if positionals else None)
 
 
 # --------------------------------------------------------------------------------------------
@@ -466,7 +509,7 @@ def parse_args(argv):
 
 def run(argv):
     try:
-        decode_only, path = parse_args(argv)
+        decode_only, sync, path = parse_args(argv)
     except InputError as error:
         sys.stderr.write(f"error: {error}\n{USAGE}\n")
         return EXIT_BAD_INPUT
@@ -497,6 +540,18 @@ def run(argv):
                 for member, sub in decoded
             ]
             output = assign_range(partitions, members, data.get("partitionRacks"))
+            if sync:
+                user_data = {
+                    member["memberId"]: (
+                        bytes.fromhex(WHITESPACE_RE.sub("", member["assignmentUserData"]))
+                        if "assignmentUserData" in member else None
+                    )
+                    for member in data["members"]
+                }
+                output = {
+                    member_id: encode_assignment(partitions_of, user_data[member_id]).hex()
+                    for member_id, partitions_of in output.items()
+                }
     except InputError as error:
         sys.stderr.write(f"error: {error}\n")
         return EXIT_BAD_INPUT

@@ -2,7 +2,7 @@
 // holds exactly the files scripts/handout.ts lists and no line of the reference, and it works on
 // its own. Installed once from its lockfile in a temporary folder, each submission is graded once:
 // its workflow's grading step, run as GitHub runs it, on the untouched src/ (0, every case "not
-// implemented", the kit's stamp) and on the reference's two files copied in (full marks); and a
+// implemented", the kit's stamp) and on the reference's three files copied in (full marks); and a
 // copy with a catalogued mistake, on a case that shows it, named from diagnosis.json (the handout
 // has no mutants). Packages come from the npm cache when they can. `npm run upgrade-handout` is run
 // on repositories made from an older copy of the built handout (before it is installed).
@@ -122,12 +122,12 @@ function cloneOf(handout: string, name: string): string {
   return dir;
 }
 
-/** A clone of the handout with the reference's two files copied into src/ (made once). */
+/** A clone of the handout with the reference's three files copied into src/ (made once). */
 function withReference(): string {
   const dir = join(out, "..", "with-reference");
   if (existsSync(dir)) return dir;
   const clone = cloneOf(out, "with-reference");
-  for (const name of ["subscription.ts", "range-assignor.ts"]) {
+  for (const name of ["subscription.ts", "range-assignor.ts", "assignment.ts"]) {
     cpSync(join(ROOT, "solution", "src", name), join(clone, "src", name));
   }
   return clone;
@@ -354,13 +354,13 @@ describe("npm run handout -- OUT: what the handout holds", () => {
 });
 
 // npm run upgrade-handout, through npm from another folder as an instructor types it, on student
-// repositories made from an older copy of this handout: the copy lacks the cases after 46 (47-65) and
+// repositories made from an older copy of this handout: the copy lacks the cases after 46 (47-71) and
 // the rack figure, has a grader file the new one dropped, another src/main.ts and starter
 // range-assignor.ts, and the stamp of kit 1.1.0 over its 46 cases.
 describe("npm run upgrade-handout: a previous version's repositories with a student's work in them", () => {
   const old = join(work, "handout-old");
   const repos = join(work, "repos");
-  const LATER_CASES = /^fixtures\/cases\/(4[7-9]|5[0-9]|6[0-5])-/;
+  const LATER_CASES = /^fixtures\/cases\/(4[7-9]|5[0-9]|6[0-9]|7[01])-/;
   const NOTES = "what I learned\n";
   const upgrade = (args: string[]) =>
     run("npm", ["--prefix", ROOT, "run", "-s", "upgrade-handout", "--", ...args], work);
@@ -369,7 +369,7 @@ describe("npm run upgrade-handout: a previous version's repositories with a stud
   beforeAll(() => {
     cpSync(out, old, { recursive: true, filter: (src) => !src.includes("node_modules") });
     dropped = listed.filter((p) => LATER_CASES.test(p) || p === "figures/rack-aware-7-3.svg");
-    expect(dropped.length).toBe(19 * 3 + 1);
+    expect(dropped.length).toBe(25 * 3 + 1);
     for (const path of dropped) rmSync(join(old, path));
     for (const path of listed.filter((p) => LATER_CASES.test(p))) {
       rmSync(dirname(join(old, path)), { recursive: true, force: true });
@@ -442,7 +442,12 @@ describe("npm run upgrade-handout: a previous version's repositories with a stud
     expect(bob).toMatchObject({
       repository: "repos/bob",
       status: "conflicts",
-      conflicts: [{ path: "README.md", reason: "changed in the repository, and 1.2.0 changes it" }],
+      conflicts: [
+        {
+          path: "README.md",
+          reason: `changed in the repository, and ${kitStamp.version} changes it`,
+        },
+      ],
     });
     // alice: exactly the new handout's files, her two files and her notes.
     expect(filesUnder(join(repos, "alice"))).toEqual([...listed, "NOTES.md"].sort());
@@ -606,9 +611,9 @@ describe("the handout on its own: installed from its lockfile, graded through np
       }
     }, 120_000);
 
-    it("its grading command passes the job with the reference's two files: full marks", () => {
+    it("its grading command passes the job with the reference's three files: full marks", () => {
       const { result, summary } = runGradingStep(withReference());
-      scores.push(`reference's two files:\n  ${scoreLines(result.stdout).join("\n  ")}`);
+      scores.push(`reference's three files:\n  ${scoreLines(result.stdout).join("\n  ")}`);
       expect(result.status, result.stdout).toBe(0);
       expect(result.stdout).not.toMatch(/^::(error|warning)/m);
       const required = cases.filter((c) => c.required).length;

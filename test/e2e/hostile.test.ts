@@ -244,7 +244,7 @@ const PROBES: readonly GradingSpec[] = [
   hostile("memfd-hoard", [ONE], ["--cmd", "python3 memfd-hoard.py"]),
   // Every case: about 2,400 stack frames on standard error, each costing a scan of a 1 MB run of
   // spaces in the bundle's line (grader/run/stack-map.ts). Bounded by the test at 2 minutes: a
-  // grader whose work on standard error is bounded by the caps grades 65 crashing cases in a
+  // grader whose work on standard error is bounded by the caps grades 71 crashing cases in a
   // fraction of that, however busy the machine.
   { ...hostile("stack-whitespace", CASE_IDS), killAfterMs: 120_000, killSignal: "SIGTERM" },
 ];

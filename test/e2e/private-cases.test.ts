@@ -259,10 +259,10 @@ describe("--random N --seed S", () => {
     ]);
     expect(listed.status, listed.stderr).toBe(0);
     const lines = listed.stdout.split("\n");
-    // 65 built-in cases, the 2 generated ones (1 point each; seed 7 draws racks for case 2, an
+    // 71 built-in cases, the 2 generated ones (1 point each; seed 7 draws racks for case 2, an
     // extension case), the private one (grading order: every visible case first), and the final
     // newline.
-    expect(lines).toHaveLength(69);
+    expect(lines).toHaveLength(75);
     expect(lines[0]).toBe("01-lesson-7-partitions-3-members\t2\trequired");
     expect(lines.slice(-4)).toEqual([
       "random/001\t1\trequired",

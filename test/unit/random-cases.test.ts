@@ -110,6 +110,45 @@ describe("--random's cases with racks", () => {
   });
 });
 
+describe("--random's sync cases", () => {
+  const sync = generated.filter((g) => g.mode === "sync");
+  const assignOrSync = generated.filter((g) => g.mode === "assign" || g.mode === "sync");
+
+  it("are about a quarter of the assign draws, and only they give members assignment user data", () => {
+    expect(sync.length / assignOrSync.length).toBeGreaterThan(0.15);
+    expect(sync.length / assignOrSync.length).toBeLessThan(0.35);
+    for (const g of generated.filter((x) => x.mode !== "sync")) {
+      for (const m of g.input.members) expect(m).not.toHaveProperty("assignmentUserData");
+    }
+  });
+
+  it("draw null (absent), empty and non-empty user data, as hex of whole bytes", () => {
+    const values = sync.flatMap((g) => g.input.members.map((m) => m.assignmentUserData));
+    expect(values).toContain(undefined);
+    expect(values).toContain("");
+    const bytes = values.filter((v): v is string => v !== undefined && v !== "");
+    expect(bytes.length).toBeGreaterThan(0);
+    for (const v of bytes) expect(v).toMatch(/^([0-9a-f]{2}){1,8}$/);
+  });
+
+  it("give members only the input's documented fields, and are extension cases of the sync stage", () => {
+    for (const g of sync.slice(0, 20)) {
+      for (const m of g.input.members) {
+        const { assignmentUserData: _, ...rest } = m;
+        expect(Object.keys(rest).sort()).toEqual(
+          ["memberId", "metadata", ...("groupInstanceId" in m ? ["groupInstanceId"] : [])].sort(),
+        );
+      }
+    }
+    expect(caseMeta(1, 7, "sync", null)).toMatchObject({
+      mode: "sync",
+      required: false,
+      lesson: "the-assignment-bytes",
+    });
+    expect(caseMeta(1, 7, "sync", { mayMatch: true })).toMatchObject({ required: false });
+  });
+});
+
 describe("caseMeta and expectedOutput", () => {
   it("make a case with racks an extension case of the rack stage, the others required", () => {
     expect(caseMeta(1, 7, "assign", null)).toMatchObject({

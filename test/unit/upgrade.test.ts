@@ -91,6 +91,50 @@ const to = readHandout(newDir, "--to");
 const repoFromOld = (name: string, extra: Record<string, string> = {}) =>
   writeTree(writeTree(join(work, name), OLD), { ...WORK, ...extra });
 
+describe("a stage's new student file", () => {
+  // OLD lacks src/assignment.ts (the stub a new stage adds); NEW has it.
+  const stage = (name: string, files: Record<string, string>) =>
+    readHandout(writeTree(join(work, name), files), "--to");
+  const newWithStub = stage("new-with-stub", { ...NEW, "src/assignment.ts": "stub e\n" });
+
+  it("is added where the repository has none, and the student's other files are kept", () => {
+    const repo = repoFromOld("stage-added");
+    const result = upgradeRepository(repo, from, newWithStub);
+    expect(result).toMatchObject({ status: "upgraded", conflicts: [] });
+    expect(result.added).toContain("src/assignment.ts");
+    expect(result.starterChanged).not.toContain("src/assignment.ts");
+    expect(readFileSync(join(repo, "src/assignment.ts"), "utf8")).toBe("stub e\n");
+    expect(readFileSync(join(repo, "src/subscription.ts"), "utf8")).toBe("the student's decoder\n");
+  });
+
+  it("is a conflict, left exactly as it is, where the repository already has its own", () => {
+    const repo = repoFromOld("stage-own", { "src/assignment.ts": "the student's own encoder\n" });
+    const result = upgradeRepository(repo, from, newWithStub);
+    expect(result.status).toBe("conflicts");
+    expect(result.conflicts).toEqual([
+      {
+        path: "src/assignment.ts",
+        reason: "the repository has its own file where 1.2.0 adds one",
+      },
+    ]);
+    expect(readFileSync(join(repo, "src/assignment.ts"), "utf8")).toBe(
+      "the student's own encoder\n",
+    );
+  });
+
+  it("once OLD has it, is the student's: never read or written again", () => {
+    const oldWithStub = readHandout(
+      writeTree(join(work, "old-with-stub"), { ...OLD, "src/assignment.ts": "stub e 1.1\n" }),
+      "--from",
+    );
+    const repo = repoFromOld("stage-kept", { "src/assignment.ts": "the student's encoder\n" });
+    const result = upgradeRepository(repo, oldWithStub, newWithStub);
+    expect(result.conflicts).toEqual([]);
+    expect(result.starterChanged).toContain("src/assignment.ts");
+    expect(readFileSync(join(repo, "src/assignment.ts"), "utf8")).toBe("the student's encoder\n");
+  });
+});
+
 describe("readHandout", () => {
   it("reads the stamp and every file but what installing and grading wrote", () => {
     expect(from.stamp).toEqual({ version: "1.1.0", fixtures: "aaaaaaaaaaaaaaaa" });

@@ -209,6 +209,27 @@ function drawRacks(
   return { memberRacks, partitionRacks, mayMatch };
 }
 
+/**
+ * The sync part of a case, drawn from its own generator so that the rest of the case depends on
+ * the seed and index alone: whether an assign case becomes a sync case (about 1 in 4; --sync
+ * reads the same input), and then each member's assignment user data (null, as the range
+ * assignor sends, about half the time; else empty or a few bytes, as hex).
+ *
+ * @returns undefined for a case that stays an assign case; otherwise one entry per member
+ *   (undefined: the field left out, which is null)
+ */
+function drawSync(rng: Rng, memberCount: number): (string | undefined)[] | undefined {
+  if (!chance(rng, 0.25)) return undefined;
+  return Array.from({ length: memberCount }, () => {
+    const kind = rng();
+    if (kind < 0.5) return undefined;
+    if (kind < 0.65) return "";
+    return Buffer.from(Array.from({ length: int(rng, 1, 8) }, () => int(rng, 0, 255))).toString(
+      "hex",
+    );
+  });
+}
+
 /** One generated case: its mode, the program input, and whether it carries racks. */
 export interface GeneratedInput {
   mode: Mode;
@@ -218,12 +239,19 @@ export interface GeneratedInput {
 }
 
 /**
- * Case `index` of seed `seed`: its mode and input, from two seeded generators (`S:i` for the group,
- * `S:i:racks` for its racks). Members with a rack are encoded at version 3 (with a generation id,
- * nothing owned), the rest with `encode` at version 0.
+ * Case `index` of seed `seed`: its mode and input, from three seeded generators (`S:i` for the
+ * group, `S:i:racks` for its racks, `S:i:sync` for whether an assign case is a sync case, and its
+ * members' assignment user data). Members with a rack are encoded at version 3 (with a
+ * generation id, nothing owned), the rest with `encode` at version 0.
  */
 export function generateInput(seed: number, index: number, encode: Encode): GeneratedInput {
-  const { mode, topics, members } = drawGroup(seededRandom(seedOf(`${seed}:${index}`)));
+  const group = drawGroup(seededRandom(seedOf(`${seed}:${index}`)));
+  const { topics, members } = group;
+  const sync =
+    group.mode === "assign"
+      ? drawSync(seededRandom(seedOf(`${seed}:${index}:sync`)), members.length)
+      : undefined;
+  const mode: Mode = sync === undefined ? group.mode : "sync";
   const rackRng = seededRandom(seedOf(`${seed}:${index}:racks`));
   const racks = drawRacks(rackRng, topics, members.length);
   const encoded: ProgramInput["members"] = members.map((m, i) => {
@@ -238,9 +266,12 @@ export function generateInput(seed: number, index: number, encode: Encode): Gene
             generationId: chance(rackRng, 0.5) ? -1 : int(rackRng, 0, 100),
             rackId,
           }).toString("hex");
-    return m.groupInstanceId === undefined
-      ? { memberId: m.memberId, metadata }
-      : { memberId: m.memberId, groupInstanceId: m.groupInstanceId, metadata };
+    const member: ProgramInput["members"][number] =
+      m.groupInstanceId === undefined
+        ? { memberId: m.memberId, metadata }
+        : { memberId: m.memberId, groupInstanceId: m.groupInstanceId, metadata };
+    const userData = sync?.[i];
+    return userData === undefined ? member : { ...member, assignmentUserData: userData };
   });
   const input: ProgramInput =
     racks === null
@@ -268,23 +299,30 @@ async function kafkajsEncoder(): Promise<Encode> {
     }).toString("hex");
 }
 
-/** case.json of case `index`: a case with racks is an extension case (the rack-aware stage). */
+/**
+ * case.json of case `index`: a case with racks (the rack-aware stage) or a sync case (the sync
+ * stage) is an extension case.
+ */
 export function caseMeta(
   index: number,
   seed: number,
   mode: Mode,
   racks: GeneratedInput["racks"],
 ): CaseMeta {
+  const assignment =
+    racks === null
+      ? "a range assignment"
+      : racks.mayMatch
+        ? "a range assignment with racks"
+        : "a range assignment with racks that Kafka does not match (no topic needs it)";
   const what =
-    mode === "decode"
-      ? racks === null
-        ? "decoded subscriptions"
-        : "decoded subscriptions, some of version 3 with a rack id"
-      : racks === null
-        ? "a range assignment"
-        : racks.mayMatch
-          ? "a range assignment with racks"
-          : "a range assignment with racks that Kafka does not match (no topic needs it)";
+    mode === "sync"
+      ? `the SyncGroup assignment bytes of ${assignment}, some members with assignment user data`
+      : mode === "decode"
+        ? racks === null
+          ? "decoded subscriptions"
+          : "decoded subscriptions, some of version 3 with a rack id"
+        : assignment;
   const bytes =
     racks === null ? "kafkajs version-0 bytes" : "kafkajs version-0 and version-3 bytes";
   return {
@@ -294,18 +332,22 @@ export function caseMeta(
       "Its answer comes from the reference solution, run at grading time.",
     mode,
     points: 1,
-    required: racks === null,
+    required: racks === null && mode !== "sync",
     mistakes: [],
     hint:
       mode === "decode"
         ? "Compare your decoded subscriptions with the expected ones above, then rerun this case alone with the command below."
-        : "Compare who owns which partition with the expected answer above, then rerun this case alone with the command below.",
+        : mode === "sync"
+          ? "Compare each member's bytes field by field with Kafka's above, then rerun this case alone with the command below."
+          : "Compare who owns which partition with the expected answer above, then rerun this case alone with the command below.",
     lesson:
       mode === "decode"
         ? "the-subscription-bytes"
-        : racks === null
-          ? "the-range-assignor"
-          : "rack-aware-assignment",
+        : mode === "sync"
+          ? "the-assignment-bytes"
+          : racks === null
+            ? "the-range-assignor"
+            : "rack-aware-assignment",
   };
 }
 
