@@ -48,7 +48,7 @@ export interface FixtureCase {
   id: string;
   meta: {
     title: string;
-    mode: "assign" | "decode";
+    mode: "assign" | "decode" | "sync";
     required: boolean;
     points: number;
     mistakes: string[];
