@@ -402,7 +402,7 @@ describe("templates/gradescope: the bundle and run_autograder", () => {
     expect(json.score).toBe(points + 2 + casePoints(false));
   }
 
-  it("an upload of just subscription.ts and range-assignor.ts: copied over a fresh starter, graded with the private cases", () => {
+  it("an upload of just the student files (subscription.ts, range-assignor.ts, assignment.ts): copied over a fresh starter, graded with the private cases", () => {
     // npm stands in on PATH: it keeps the grader's arguments and the folder it was given (a
     // temporary copy run_autograder removes), then grades that folder on one case. What the
     // grader makes of a folder is the folder upload's business (below); here, what is graded.
@@ -428,6 +428,7 @@ exec ${realNpm} "$@" --only ${ONE_CASE}
             join(ROOT, "solution", "src", "range-assignor.ts"),
             join(dir, "src", "range-assignor.ts"),
           );
+          cpSync(join(ROOT, "solution", "src", "assignment.ts"), join(dir, "src", "assignment.ts"));
         },
         bundle,
         { PATH: `${stand}:${process.env.PATH ?? ""}` },
@@ -438,6 +439,9 @@ exec ${realNpm} "$@" --only ${ONE_CASE}
       );
       expect(result.stdout).toContain(
         "Upload: src/range-assignor.ts copied over the starter's src/range-assignor.ts.\n",
+      );
+      expect(result.stdout).toContain(
+        "Upload: src/assignment.ts copied over the starter's src/assignment.ts.\n",
       );
       const args = readFileSync(join(stand, "args"), "utf8").split("\n").slice(0, -1);
       expect(args).toEqual([
@@ -457,13 +461,13 @@ exec ${realNpm} "$@" --only ${ONE_CASE}
         "--format",
         "text",
       ]);
-      // The starter's files, with the two uploaded ones in place of its stubs.
+      // The starter's files, with the three uploaded ones in place of its stubs.
       const graded = join(stand, "graded");
       expect(readdirSync(join(graded, "src")).sort()).toEqual(
         readdirSync(join(ROOT, "starter", "src")).sort(),
       );
       for (const name of readdirSync(join(ROOT, "starter", "src"))) {
-        const from = ["subscription.ts", "range-assignor.ts"].includes(name)
+        const from = ["subscription.ts", "range-assignor.ts", "assignment.ts"].includes(name)
           ? join(ROOT, "solution", "src", name)
           : join(ROOT, "starter", "src", name);
         expect(readFileSync(join(graded, "src", name)).equals(readFileSync(from)), name).toBe(true);
