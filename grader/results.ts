@@ -73,12 +73,15 @@ export interface NamedMistake {
 }
 
 /**
- * What to do about a failed case: the mistakes named, or else the case's hint. `stoppedShort`:
+ * What to do about a failed case: the mistakes named, or else the case's hint. `together`: the
+ * mistakes are all there, shown together by the program's bytes (a sync case), not several a
+ * behaviour fits, one of them. `stoppedShort`:
  * the program stopped on this case (rejected a member Kafka reads, or crashed) before the answer
  * the case checks, so the named mistake may hide another one further on.
  */
 export type Advice =
-  { kind: "mistakes"; mistakes: NamedMistake[]; stoppedShort: boolean } | CaseHint;
+  | { kind: "mistakes"; mistakes: NamedMistake[]; together: boolean; stoppedShort: boolean }
+  | CaseHint;
 
 /** A case's own hint and lesson section, true of the case whatever the program's mistake. */
 export interface CaseHint {

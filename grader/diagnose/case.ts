@@ -2,7 +2,7 @@
  * The diagnosis of one graded case, and the confirming pass over a submission's cases: what a
  * grading asks of diagnose/ per case and once its cases (or a phase's) are graded.
  */
-import { metadataBytes, type Case } from "../cases/load.ts";
+import { metadataBytes, type Case, type SyncOutput } from "../cases/load.ts";
 import type { Verdict } from "../verdict/verdict.ts";
 import type { MemberBytes } from "./data.ts";
 import {
@@ -16,6 +16,7 @@ import {
   type NamedCase,
   type OutcomeSource,
 } from "./diagnose.ts";
+import { shownByBytes } from "./sync-evidence.ts";
 
 /** One case's diagnosis: the names its outcome shows, and what the confirming pass needs of it. */
 export interface CaseDiagnosis {
@@ -78,6 +79,15 @@ export async function diagnoseCase(
       named: mistakes,
       fallback,
       diagnosed,
+      byBytes:
+        verdict.outcome.kind === "output" &&
+        verdict.outcome.mode === "sync" &&
+        "output" in c.expected &&
+        shownByBytes(
+          verdict.outcome.output as SyncOutput,
+          c.expected.output as SyncOutput,
+          mistakes,
+        ),
       crashed: verdict.outcome.kind === "crash",
       crash: verdict.outcome.kind === "crash" ? crashSignature(verdict.outcome.stderr) : undefined,
       failedByEveryMutantOf,

@@ -438,6 +438,11 @@ export interface NamedCase {
   required: boolean;
   /** The mistakes matchMistakes named on it (for a failed case with diagnosis data). */
   named: readonly string[];
+  /**
+   * The names are the mistakes the program's bytes show (sync-evidence.ts shownByBytes): each is
+   * there, whatever other cases show; absent: false.
+   */
+  byBytes?: boolean;
   /** The outcome mistakes its outcome shows by itself (outcomeMistakes), the fallback. */
   fallback: readonly string[];
   /** Diagnosis data covered the case (mutant outcomes were known). */
@@ -469,7 +474,9 @@ export interface NamedCase {
  * 1. A mutant mistake is dropped when the program passed a case that every mutant of it fails: a
  *    program with that mistake would have failed there too. An extension case contradicts only
  *    the extension stages' mistakes: a program's rack pass is often code of its own, where a
- *    mistake in its plain ranges does not reach.
+ *    mistake in its plain ranges does not reach. Not a name the program's bytes show (NamedCase
+ *    `byBytes`): a mutant writes a mistake one way, and another way of writing it (one field
+ *    little-endian) may show on fewer cases; the bytes show it is there.
  * 2. A name on a crash is dropped when the program crashed at the same place (crashSignature) on
  *    a required case where that mistake predicts no crash: the crash is not that mistake's (a
  *    crash on every case is not `unknown-topic-crash` on the case with an unknown topic). A crash
@@ -477,6 +484,7 @@ export interface NamedCase {
  *    second mistake, or a stage not started).
  * 3. Where a case names several mistakes and some of them are named alone on another case, only
  *    those stay: the program has been shown to have them, and they explain this case as well.
+ *    Not for names a program's bytes show: each of those is there.
  * 4. A failed case left with no name, whose outcome some mistake's mutants share in kind
  *    (`sameWay`), gets those of them another case shows (named alone there): the mistake shown
  *    elsewhere predicts this failure too (an unsigned user-data length rejects a valid member here
@@ -512,13 +520,15 @@ export function confirmNames(
   // Crashes whose every remaining name rule 2 took: they keep no outcome name either.
   const dropped = new Set<number>();
   let named = cases.map((c, i) => {
-    const uncontradicted = c.named.filter((id) => !contradicted.has(id));
+    const uncontradicted =
+      c.byBytes === true ? c.named : c.named.filter((id) => !contradicted.has(id));
     const kept = uncontradicted.filter((id) => !notItsCrash(c, id));
     if (kept.length === 0 && uncontradicted.length > 0 && c.crashed) dropped.add(i);
     return kept;
   });
   const alone = new Set(named.filter((n) => n.length === 1).map((n) => n[0] ?? ""));
-  named = named.map((n) => {
+  named = named.map((n, i) => {
+    if (cases[i]?.byBytes === true) return n;
     const shown = n.filter((id) => alone.has(id));
     return n.length > 1 && shown.length > 0 ? shown : n;
   });

@@ -18,6 +18,7 @@ import {
   type SyncOutput,
 } from "../cases/load.ts";
 import { CATALOGUE } from "../diagnose/catalogue.ts";
+import { shownByBytes } from "../diagnose/sync-evidence.ts";
 import type { MemberBytes } from "../diagnose/data.ts";
 import {
   passed,
@@ -276,8 +277,26 @@ function advice(r: GradedCase, layouts?: ReadonlyMap<string, MemberBytes>): Advi
       ? []
       : [{ id: m.id, name: m.name, explanation: m.explanation, lesson: m.lesson }];
   });
-  if (named.length > 0)
-    return { kind: "mistakes", mistakes: named, stoppedShort: stoppedShort(r, layouts) };
+  if (named.length > 0) {
+    const { outcome } = r.verdict;
+    const expected = r.case.expected;
+    const together =
+      named.length > 1 &&
+      outcome.kind === "output" &&
+      outcome.mode === "sync" &&
+      "output" in expected &&
+      shownByBytes(
+        outcome.output as SyncOutput,
+        expected.output as SyncOutput,
+        named.map((m) => m.id),
+      );
+    return {
+      kind: "mistakes",
+      mistakes: named,
+      together,
+      stoppedShort: stoppedShort(r, layouts),
+    };
+  }
   return caseHint(r, layouts);
 }
 

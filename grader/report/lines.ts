@@ -53,8 +53,11 @@ export function adviceLines(advice: Advice): string[] {
       );
     }
   } else {
+    const names = advice.mistakes.map((m) => `${m.name} (${m.id})`).join("; ");
     lines.push(
-      `This looks like one of: ${advice.mistakes.map((m) => `${m.name} (${m.id})`).join("; ")}.`,
+      advice.together
+        ? `This looks like these mistakes together: ${names}.`
+        : `This looks like one of: ${names}.`,
       ...advice.mistakes.map((m) => `${m.id}: ${m.explanation} (LESSON.md#${m.lesson})`),
     );
   }

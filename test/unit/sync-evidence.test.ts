@@ -1,0 +1,353 @@
+// grader/diagnose/sync-evidence.ts: naming an encoder's mistakes from its bytes. Every value below
+// is written out by hand from ConsumerProtocolAssignment's layout (Kafka 3.8): int16 version 3;
+// int32 topic count; per topic an int16 UTF-8 length, the name, an int32 count and int32
+// partitions; int32 user-data length (-1: null) and bytes. All big-endian unless a test says.
+import { describe, expect, it } from "vitest";
+import { confirmNames, type NamedCase } from "../../grader/diagnose/diagnose.ts";
+import { shownByBytes, syncMistakes } from "../../grader/diagnose/sync-evidence.ts";
+import { adviceLines } from "../../grader/report/lines.ts";
+
+const ORDERS = "6f7264657273"; // "orders" in UTF-8, 6 bytes
+const NIHON = "e697a5e69cac"; // "日本" in UTF-8, 6 bytes (2 UTF-16 units)
+
+// Kafka's values: m1 orders 0-2 and 日本 0, null user data; m2 orders 3-4, user data 0a0b;
+// idle: nothing, null user data.
+const KAFKA = {
+  m1:
+    "0003" +
+    "00000002" +
+    "0006" +
+    ORDERS +
+    "00000003" +
+    "00000000" +
+    "00000001" +
+    "00000002" +
+    "0006" +
+    NIHON +
+    "00000001" +
+    "00000000" +
+    "ffffffff",
+  m2:
+    "0003" +
+    "00000001" +
+    "0006" +
+    ORDERS +
+    "00000002" +
+    "00000003" +
+    "00000004" +
+    "00000002" +
+    "0a0b",
+  idle: "0003" + "00000000" + "ffffffff",
+};
+
+/** KAFKA with some members' values replaced. */
+const wrote = (changes: Partial<Record<keyof typeof KAFKA, string>>) => ({ ...KAFKA, ...changes });
+
+describe("syncMistakes", () => {
+  it("names nothing for Kafka's bytes, its topic entries in another order too", () => {
+    const swapped =
+      "0003" +
+      "00000002" +
+      "0006" +
+      NIHON +
+      "00000001" +
+      "00000000" +
+      "0006" +
+      ORDERS +
+      "00000003" +
+      "00000000" +
+      "00000001" +
+      "00000002" +
+      "ffffffff";
+    expect(syncMistakes(wrote({ m1: swapped }), KAFKA)).toEqual([]);
+  });
+
+  it("names little-endian for every integer swapped, and for some fields alone", () => {
+    const le = {
+      m1:
+        "0300" +
+        "02000000" +
+        "0600" +
+        ORDERS +
+        "03000000" +
+        "00000000" +
+        "01000000" +
+        "02000000" +
+        "0600" +
+        NIHON +
+        "01000000" +
+        "00000000" +
+        "ffffffff",
+      m2:
+        "0300" +
+        "01000000" +
+        "0600" +
+        ORDERS +
+        "02000000" +
+        "03000000" +
+        "04000000" +
+        "02000000" +
+        "0a0b",
+      idle: "0300" + "00000000" + "ffffffff",
+    };
+    expect(syncMistakes(le, KAFKA)).toEqual(["assignment-little-endian"]);
+    // Only the two counts little-endian (the version, lengths and partitions big-endian).
+    const counts = {
+      m1:
+        "0003" +
+        "02000000" +
+        "0006" +
+        ORDERS +
+        "03000000" +
+        "00000000" +
+        "00000001" +
+        "00000002" +
+        "0006" +
+        NIHON +
+        "01000000" +
+        "00000000" +
+        "ffffffff",
+      m2:
+        "0003" +
+        "01000000" +
+        "0006" +
+        ORDERS +
+        "02000000" +
+        "00000003" +
+        "00000004" +
+        "00000002" +
+        "0a0b",
+      idle: KAFKA.idle,
+    };
+    expect(syncMistakes(counts, KAFKA)).toEqual(["assignment-little-endian"]);
+  });
+
+  it("names a name's length in UTF-16 units, with all its UTF-8 bytes after it or only that many", () => {
+    const units = (name: string) =>
+      "0003" +
+      "00000002" +
+      "0006" +
+      ORDERS +
+      "00000003" +
+      "00000000" +
+      "00000001" +
+      "00000002" +
+      "0002" +
+      name +
+      "00000001" +
+      "00000000" +
+      "ffffffff";
+    expect(syncMistakes(wrote({ m1: units(NIHON) }), KAFKA)).toEqual([
+      "assignment-char-length-names",
+    ]);
+    expect(syncMistakes(wrote({ m1: units("e697") }), KAFKA)).toEqual([
+      "assignment-char-length-names",
+    ]);
+  });
+
+  it("tells null user data written as empty, empty as null, and bytes from the buffer under the view", () => {
+    const m1Body = KAFKA.m1.slice(0, -8);
+    expect(
+      syncMistakes(wrote({ m1: m1Body + "00000000", idle: "000300000000" + "00000000" }), KAFKA),
+    ).toEqual(["assignment-null-user-data-as-empty"]);
+    const m2Body = KAFKA.m2.slice(0, -12);
+    const pad = "aa".repeat(8);
+    // The whole buffer main.ts made: 8 bytes of 0xaa, the view, 8 more.
+    expect(syncMistakes(wrote({ m2: m2Body + "00000012" + pad + "0a0b" + pad }), KAFKA)).toEqual([
+      "assignment-user-data-whole-buffer",
+    ]);
+    // The view's length from the buffer's start.
+    expect(syncMistakes(wrote({ m2: m2Body + "00000002" + "aaaa" }), KAFKA)).toEqual([
+      "assignment-user-data-whole-buffer",
+    ]);
+    // Other bytes of the right length are not the buffer's: no name.
+    expect(syncMistakes(wrote({ m2: m2Body + "00000002" + "0b0a" }), KAFKA)).toEqual([]);
+    const empty = { ...KAFKA, m2: m2Body + "00000000" };
+    expect(syncMistakes({ ...empty, m2: m2Body + "ffffffff" }, empty)).toEqual([
+      "assignment-empty-user-data-as-null",
+    ]);
+  });
+
+  it("names an idle member sent no bytes, a version other than 3, no version, no user data", () => {
+    expect(syncMistakes(wrote({ idle: "" }), KAFKA)).toEqual(["assignment-idle-member-no-bytes"]);
+    const v = (version: string) => ({
+      m1: version + KAFKA.m1.slice(4),
+      m2: version + KAFKA.m2.slice(4),
+      idle: version + KAFKA.idle.slice(4),
+    });
+    expect(syncMistakes(v("0000"), KAFKA)).toEqual(["assignment-wrong-version"]);
+    expect(syncMistakes(v(""), KAFKA)).toEqual(["assignment-no-version"]);
+    const noUserData = {
+      m1: KAFKA.m1.slice(0, -8),
+      m2: KAFKA.m2.slice(0, -12),
+      idle: KAFKA.idle.slice(0, -8),
+    };
+    expect(syncMistakes(noUserData, KAFKA)).toEqual(["assignment-user-data-missing"]);
+  });
+
+  it("names partitions in another order than Kafka's, and no name for other partitions", () => {
+    const reordered = KAFKA.m1.replace("000000000000000100000002", "000000020000000100000000");
+    expect(syncMistakes(wrote({ m1: reordered }), KAFKA)).toEqual([
+      "assignment-partitions-reordered",
+    ]);
+    const another = KAFKA.m1.replace("000000000000000100000002", "000000000000000100000005");
+    expect(syncMistakes(wrote({ m1: another }), KAFKA)).toEqual([]);
+  });
+
+  it("names the compact encoding, with tagged fields or without", () => {
+    // Counts and lengths as one-byte varints of N + 1, 0 for null; a 00 tag section after each
+    // entry and at the end.
+    const compact = (tags: string) => ({
+      m1:
+        "0003" +
+        "03" +
+        "07" +
+        ORDERS +
+        "04" +
+        "00000000" +
+        "00000001" +
+        "00000002" +
+        tags +
+        "07" +
+        NIHON +
+        "02" +
+        "00000000" +
+        tags +
+        "00" +
+        tags,
+      m2:
+        "0003" +
+        "02" +
+        "07" +
+        ORDERS +
+        "03" +
+        "00000003" +
+        "00000004" +
+        tags +
+        "03" +
+        "0a0b" +
+        tags,
+      idle: "0003" + "01" + "00" + tags,
+    });
+    expect(syncMistakes(compact("00"), KAFKA)).toEqual(["assignment-compact-encoding"]);
+    expect(syncMistakes(compact(""), KAFKA)).toEqual(["assignment-compact-encoding"]);
+  });
+
+  it("names a field of the other width", () => {
+    const partitionsInt16 = {
+      m1:
+        "0003" +
+        "00000002" +
+        "0006" +
+        ORDERS +
+        "00000003" +
+        "0000" +
+        "0001" +
+        "0002" +
+        "0006" +
+        NIHON +
+        "00000001" +
+        "0000" +
+        "ffffffff",
+      m2:
+        "0003" + "00000001" + "0006" + ORDERS + "00000002" + "0003" + "0004" + "00000002" + "0a0b",
+      idle: KAFKA.idle,
+    };
+    expect(syncMistakes(partitionsInt16, KAFKA)).toEqual(["assignment-field-width-wrong"]);
+  });
+
+  it("names two mistakes the bytes show together: all little-endian and no user data", () => {
+    const both = {
+      m1:
+        "0300" +
+        "02000000" +
+        "0600" +
+        ORDERS +
+        "03000000" +
+        "00000000" +
+        "01000000" +
+        "02000000" +
+        "0600" +
+        NIHON +
+        "01000000" +
+        "00000000",
+      m2: "0300" + "01000000" + "0600" + ORDERS + "02000000" + "03000000" + "04000000",
+      idle: "0300" + "00000000",
+    };
+    expect(syncMistakes(both, KAFKA)).toEqual([
+      "assignment-little-endian",
+      "assignment-user-data-missing",
+    ]);
+    expect(
+      shownByBytes(both, KAFKA, ["assignment-little-endian", "assignment-user-data-missing"]),
+    ).toBe(true);
+    expect(shownByBytes(both, KAFKA, ["assignment-little-endian"])).toBe(false);
+  });
+
+  it("names nothing where two readings are as simple: an idle member alone, version 0300", () => {
+    // 0300 is version 3 little-endian, or version 768: either mistake alone explains it.
+    const idle = { idle: KAFKA.idle };
+    expect(syncMistakes({ idle: "0300" + "00000000" + "ffffffff" }, idle)).toEqual([]);
+  });
+
+  it("names nothing when a member is missing or extra, or the hex is not bytes", () => {
+    expect(syncMistakes({ m1: KAFKA.m1, m2: KAFKA.m2 }, KAFKA)).toEqual([]);
+    expect(syncMistakes({ ...KAFKA, extra: KAFKA.idle }, KAFKA)).toEqual([]);
+    expect(syncMistakes(wrote({ idle: "0" }), KAFKA)).toEqual([]);
+  });
+});
+
+describe("names the bytes show, once every case is graded", () => {
+  const failed = (named: string[], byBytes: boolean): NamedCase => ({
+    passed: false,
+    required: false,
+    named,
+    byBytes,
+    fallback: [],
+    diagnosed: true,
+    crashed: false,
+    failedByEveryMutantOf: new Set(),
+    crashPredictedBy: new Set(),
+    sameWay: [],
+  });
+  // A passed case every little-endian mutant fails (one with a user-data length of 0, the same
+  // bytes -1 is either way: a program that swapped only that field passes it).
+  const passed: NamedCase = {
+    ...failed([], false),
+    passed: true,
+    failedByEveryMutantOf: new Set(["assignment-little-endian"]),
+  };
+
+  it("stand against a passed case the mistake's mutants fail, and together stay together", () => {
+    const both = ["assignment-little-endian", "assignment-user-data-missing"];
+    expect(
+      confirmNames([
+        passed,
+        failed(["assignment-little-endian"], true),
+        failed(both, true),
+        failed(["assignment-user-data-missing"], false),
+      ]),
+    ).toEqual([[], ["assignment-little-endian"], both, ["assignment-user-data-missing"]]);
+    // The same names from the mutants' outcomes alone fall by rules 1 and 3.
+    expect(confirmNames([passed, failed(["assignment-little-endian"], false)])).toEqual([[], []]);
+  });
+
+  it("are printed as mistakes together, not one of them", () => {
+    const mistake = (id: string) => ({ id, name: id, explanation: `${id} explained`, lesson: "l" });
+    const lines = adviceLines({
+      kind: "mistakes",
+      mistakes: [mistake("a"), mistake("b")],
+      together: true,
+      stoppedShort: false,
+    });
+    expect(lines[0]).toBe("This looks like these mistakes together: a (a); b (b).");
+    expect(
+      adviceLines({
+        kind: "mistakes",
+        mistakes: [mistake("a"), mistake("b")],
+        together: false,
+        stoppedShort: false,
+      })[0],
+    ).toBe("This looks like one of: a (a); b (b).");
+  });
+});
