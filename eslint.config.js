@@ -15,6 +15,7 @@ export default tseslint.config(
       "test/naming-corpus-test/",
       "test/naming-corpus-sync-dev/",
       "test/naming-corpus-sync-test/",
+      "test/naming-corpus-sync-dev2/",
     ],
   },
   js.configs.recommended,

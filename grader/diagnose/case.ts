@@ -80,14 +80,20 @@ export async function diagnoseCase(
       fallback,
       diagnosed,
       byBytes:
+        !ok &&
         verdict.outcome.kind === "output" &&
         verdict.outcome.mode === "sync" &&
-        "output" in c.expected &&
-        shownByBytes(
-          verdict.outcome.output as SyncOutput,
-          c.expected.output as SyncOutput,
-          mistakes,
-        ),
+        "output" in c.expected
+          ? shownByBytes(
+              verdict.outcome.output as SyncOutput,
+              c.expected.output as SyncOutput,
+              mistakes,
+            )
+          : undefined,
+      passedSync:
+        ok && c.mode === "sync" && "output" in c.expected
+          ? (c.expected.output as SyncOutput)
+          : undefined,
       crashed: verdict.outcome.kind === "crash",
       crash: verdict.outcome.kind === "crash" ? crashSignature(verdict.outcome.stderr) : undefined,
       failedByEveryMutantOf,

@@ -22,7 +22,7 @@ import type { Case, SyncOutput } from "../cases/load.ts";
 import { CATALOGUE, mistakeOf, type Mistake } from "./catalogue.ts";
 import { caseHash } from "../cases/hash.ts";
 import { loadDiagnosisData, outcomeHash, type CaseDiagnosis, type MemberBytes } from "./data.ts";
-import { syncMistakes } from "./sync-evidence.ts";
+import { hiddenOn, syncMistakes } from "./sync-evidence.ts";
 
 /** Where mutant outcomes come from: the data file, or running the mutants (instructor kit). */
 export interface OutcomeSource {
@@ -439,10 +439,14 @@ export interface NamedCase {
   /** The mistakes matchMistakes named on it (for a failed case with diagnosis data). */
   named: readonly string[];
   /**
-   * The names are the mistakes the program's bytes show (sync-evidence.ts shownByBytes): each is
-   * there, whatever other cases show; absent: false.
+   * When the names are the mistakes the program's bytes show (sync-evidence.ts shownByBytes):
+   * the ways of writing that show them. Each name is there, whatever the mutants' outcomes on
+   * other cases say; but a passed sync case on which every one of those ways would have shown
+   * (passedSync, hiddenOn) says the program does not write that way, and the names go.
    */
-  byBytes?: boolean;
+  byBytes?: readonly number[] | undefined;
+  /** For a passed sync case: Kafka's answer, which the program's bytes equal. */
+  passedSync?: Readonly<Record<string, string>> | undefined;
   /** The outcome mistakes its outcome shows by itself (outcomeMistakes), the fallback. */
   fallback: readonly string[];
   /** Diagnosis data covered the case (mutant outcomes were known). */
@@ -474,9 +478,10 @@ export interface NamedCase {
  * 1. A mutant mistake is dropped when the program passed a case that every mutant of it fails: a
  *    program with that mistake would have failed there too. An extension case contradicts only
  *    the extension stages' mistakes: a program's rack pass is often code of its own, where a
- *    mistake in its plain ranges does not reach. Not a name the program's bytes show (NamedCase
- *    `byBytes`): a mutant writes a mistake one way, and another way of writing it (one field
- *    little-endian) may show on fewer cases; the bytes show it is there.
+ *    mistake in its plain ranges does not reach. Names the program's bytes show (NamedCase
+ *    `byBytes`) are checked by the way of writing that shows them instead: a mutant writes a
+ *    mistake one way, and another way (one field little-endian) may show on fewer cases. They go,
+ *    all together, when the program passed a sync case on which that way would have shown.
  * 2. A name on a crash is dropped when the program crashed at the same place (crashSignature) on
  *    a required case where that mistake predicts no crash: the crash is not that mistake's (a
  *    crash on every case is not `unknown-topic-crash` on the case with an unknown topic). A crash
@@ -520,15 +525,20 @@ export function confirmNames(
   // Crashes whose every remaining name rule 2 took: they keep no outcome name either.
   const dropped = new Set<number>();
   let named = cases.map((c, i) => {
+    const byBytes = c.byBytes;
     const uncontradicted =
-      c.byBytes === true ? c.named : c.named.filter((id) => !contradicted.has(id));
+      byBytes === undefined
+        ? c.named.filter((id) => !contradicted.has(id))
+        : cases.some((p) => p.passedSync !== undefined && !hiddenOn(byBytes, p.passedSync))
+          ? []
+          : c.named;
     const kept = uncontradicted.filter((id) => !notItsCrash(c, id));
     if (kept.length === 0 && uncontradicted.length > 0 && c.crashed) dropped.add(i);
     return kept;
   });
   const alone = new Set(named.filter((n) => n.length === 1).map((n) => n[0] ?? ""));
   named = named.map((n, i) => {
-    if (cases[i]?.byBytes === true) return n;
+    if (cases[i]?.byBytes !== undefined) return n;
     const shown = n.filter((id) => alone.has(id));
     return n.length > 1 && shown.length > 0 ? shown : n;
   });

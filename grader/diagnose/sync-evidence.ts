@@ -179,11 +179,22 @@ interface Read {
   /** undefined: no version in the bytes. */
   version: number | undefined;
   topics: ReadEntry[];
-  /** undefined: no user data field. */
-  userData: Uint8Array | null | undefined;
+  /**
+   * undefined: no user data field; null: a negative length; else the length it gives and the
+   * bytes after it to the end of the value (more or fewer than the length: user data taken from
+   * the buffer under its view, which valueMistakes tells).
+   */
+  userData: { length: number; bytes: Uint8Array } | null | undefined;
+  /** Zero bytes after everything the layout reads (a value allocated too large). */
+  zeroTail: number;
+  /** Whether the bytes after the user data's length are zero bytes (set by valueMistakes). */
+  userDataZeroTail?: boolean;
 }
 
-/** Reads `bytes` in `layout`, or undefined when they do not fit it exactly (to the last byte). */
+/**
+ * Reads `bytes` in `layout`, to the last byte but zero bytes after the value; undefined when they
+ * do not fit it.
+ */
 function readAs(bytes: Uint8Array, layout: Layout): Read | undefined {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   let at = 0;
@@ -248,12 +259,25 @@ function readAs(bytes: Uint8Array, layout: Layout): Read | undefined {
   let userData: Read["userData"];
   if (layout.userDataLength !== null) {
     const n = length(layout.userDataLength, "userDataLength");
-    if (n === undefined || n > left()) return undefined;
-    userData = n < 0 ? null : bytes.subarray(at, at + n);
-    at += Math.max(0, n);
+    if (n === undefined) return undefined;
+    if (n < 0) userData = null;
+    else if (layout.valueTags) {
+      // The tagged fields follow the user data: its length must hold.
+      if (n > left()) return undefined;
+      userData = { length: n, bytes: bytes.subarray(at, at + n) };
+      at += n;
+    } else {
+      userData = { length: n, bytes: bytes.subarray(at) };
+      at = bytes.length;
+    }
   }
   if (!tags(layout.valueTags)) return undefined;
-  return at === bytes.length ? { version, topics, userData } : undefined;
+  let zeroTail = 0;
+  while (at < bytes.length && bytes[at] === 0) {
+    at++;
+    zeroTail++;
+  }
+  return at === bytes.length ? { version, topics, userData, zeroTail } : undefined;
 }
 
 const utf8 = new TextEncoder();
@@ -286,9 +310,29 @@ function fromTheBuffer(wrote: Uint8Array, view: Uint8Array): boolean {
 }
 
 /**
- * An entry's topic as Kafka's value names it: the name its bytes spell, or, when they are the
- * first bytes of a name's UTF-8 as many as its UTF-16 units (a length written as `topic.length`,
- * the bytes cut there), that name with the mistake.
+ * A name's UTF-8 cut to `length` bytes, as a writer that made room for only that many writes it:
+ * the first `length` bytes, or the whole characters that fit and zero bytes after them (Node's
+ * Buffer.write writes no part of a character).
+ */
+function cutNames(name: string, length: number): Uint8Array[] {
+  const bytes = utf8.encode(name);
+  let whole = 0;
+  for (const char of name) {
+    const size = utf8.encode(char).length;
+    if (whole + size > length) break;
+    whole += size;
+  }
+  // Zero bytes alone are no evidence (a name of other characters may write zeros too).
+  if (whole === 0) return [bytes.subarray(0, length)];
+  const padded = new Uint8Array(length);
+  padded.set(bytes.subarray(0, whole));
+  return [bytes.subarray(0, length), padded];
+}
+
+/**
+ * An entry's topic as Kafka's value names it: the name its bytes spell, or, when they are a name's
+ * UTF-8 cut to as many bytes as its UTF-16 units (a length written as `topic.length`, the bytes
+ * cut there: cutNames), that name with the mistake.
  */
 function entryTopic(
   entry: ReadEntry,
@@ -297,11 +341,8 @@ function entryTopic(
   const topic = javaUtf8(entry.nameBytes);
   if (names.includes(topic)) return { topic };
   for (const name of names) {
-    const bytes = utf8.encode(name);
-    if (
-      bytes.length !== name.length &&
-      sameBytes(entry.nameBytes, bytes.subarray(0, name.length))
-    ) {
+    if (utf8.encode(name).length === name.length) continue;
+    if (cutNames(name, name.length).some((cut) => sameBytes(entry.nameBytes, cut))) {
       return { topic: name, mistake: "assignment-char-length-names" };
     }
   }
@@ -337,8 +378,23 @@ function valueMistakes(read: Read, kafka: DecodedAssignment): string[] | undefin
     mistakes.add("assignment-partitions-reordered");
   }
   if (read.userData !== undefined) {
-    const a = read.userData;
+    const wrote = read.userData;
     const b = kafka.userData;
+    // Zero bytes after the user data: a value allocated too large, as after any other field.
+    const rest = wrote === null ? undefined : wrote.bytes.subarray(wrote.length);
+    const zeroRest = rest !== undefined && rest.length > 0 && rest.every((byte) => byte === 0);
+    read.userDataZeroTail = zeroRest;
+    // Its length and bytes disagree: only user data from the buffer under the view does that.
+    if (wrote !== null && wrote.length !== wrote.bytes.length && !zeroRest) {
+      const fromBuffer =
+        b !== null &&
+        (fromTheBuffer(wrote.bytes, b) || sameBytes(wrote.bytes, b)) &&
+        (wrote.length === b.length || wrote.length === b.length + 2 * PAD_BYTES);
+      if (!fromBuffer) return undefined;
+      mistakes.add("assignment-user-data-whole-buffer");
+      return [...mistakes];
+    }
+    const a = wrote === null ? null : wrote.bytes.subarray(0, wrote.length);
     if (a === null && b !== null && b.length === 0)
       mistakes.add("assignment-empty-user-data-as-null");
     else if (a !== null && a.length === 0 && b === null)
@@ -351,38 +407,43 @@ function valueMistakes(read: Read, kafka: DecodedAssignment): string[] | undefin
   return [...mistakes];
 }
 
+/** The bytes of one member's value, and Kafka's value for it. */
+interface MemberValue {
+  wrote: Uint8Array;
+  kafka: DecodedAssignment;
+}
+
 /**
- * One way the mistakes `ids` explain a member's bytes, and how many changes that reading takes
- * (its layout's, and one per value mistake).
+ * The mistakes `layout` and the values read in it show for a case's members, and the changes that
+ * takes: the layout's, one per value mistake (however many members show it), and one for zero
+ * bytes after some value (a value allocated too large, which has no name of its own); undefined
+ * when some member's bytes do not read in it, or read as another value than Kafka's (another
+ * assignment). One layout for every member: one encoder wrote them all.
  */
-interface Explanation {
-  ids: string[];
-  changes: number;
-}
-
-/** Every set of mistakes that explains one member's bytes, each with its simplest reading. */
-function explanations(wrote: Uint8Array, kafka: DecodedAssignment): Explanation[] {
-  if (wrote.length === 0) {
-    return kafka.topics.length === 0
-      ? [{ ids: ["assignment-idle-member-no-bytes"], changes: 1 }]
-      : [];
-  }
-  const found = new Map<string, Explanation>();
-  for (const layout of LAYOUTS) {
+function explainAll(
+  layout: Layout,
+  members: readonly MemberValue[],
+): { ids: string[]; changes: number } | undefined {
+  const values = new Set<string>();
+  let zeroTail = false;
+  for (const { wrote, kafka } of members) {
+    if (wrote.length === 0) {
+      if (kafka.topics.length > 0) return undefined;
+      values.add("assignment-idle-member-no-bytes");
+      continue;
+    }
     const read = readAs(wrote, layout);
-    if (read === undefined) continue;
-    const values = valueMistakes(read, kafka);
-    if (values === undefined) continue;
-    const ids = [...new Set([...layout.mistakes, ...values])].sort();
-    const changes = layout.changes + values.length;
-    const key = ids.join(" ");
-    if ((found.get(key)?.changes ?? Infinity) > changes) found.set(key, { ids, changes });
+    if (read === undefined) return undefined;
+    const shown = valueMistakes(read, kafka);
+    if (shown === undefined) return undefined;
+    for (const id of shown) values.add(id);
+    if (read.zeroTail > 0 || read.userDataZeroTail) zeroTail = true;
   }
-  return [...found.values()];
+  return {
+    ids: [...new Set([...layout.mistakes, ...values])].sort(),
+    changes: layout.changes + values.size + (zeroTail ? 1 : 0),
+  };
 }
-
-/** The most mistakes looked for together. */
-const MAX_TOGETHER = 3;
 
 /**
  * The most bytes of answer read this way (hex characters / 2, all members): beyond it (a large
@@ -391,65 +452,108 @@ const MAX_TOGETHER = 3;
 const MAX_READ_BYTES = 32 * 1024;
 
 /**
- * The encoder mistakes a sync answer's bytes show (see the module's comment): the one smallest
- * set of mistakes that explains every member whose bytes differ from Kafka's, sorted; [] when no
- * set does, when two sets of that size do, or when members are missing or extra.
+ * The encoder mistakes a sync answer's bytes show (see the module's comment): of the ways of
+ * writing (LAYOUTS) in which every member's bytes read as Kafka's value up to value mistakes, the
+ * one with the fewest mistakes, then the fewest changes; [] when none does, when two are as
+ * simple, when it shows no mistake (the values differ by zero bytes at their ends alone), or when
+ * members are missing or extra.
  *
  * @param actual the program's answer: member id to hex
  * @param expected Kafka's answer: member id to hex
- * @returns mistake ids (the caller orders them as the catalogue does); all of them together
+ * @returns mistake ids, sorted (the caller orders them as the catalogue does); all of them together
  */
 export function syncMistakes(
   actual: Readonly<Record<string, string>>,
   expected: Readonly<Record<string, string>>,
 ): string[] {
-  const members = Object.keys(expected);
-  if (
-    Object.keys(actual).length !== members.length ||
-    !members.every((m) => Object.hasOwn(actual, m))
-  ) {
-    return [];
-  }
-  let total = 0;
-  for (const member of members) total += (actual[member]?.length ?? 0) / 2;
-  if (total > MAX_READ_BYTES) return [];
-  const perMember: Explanation[][] = [];
-  for (const member of members) {
-    const wrote = hexBytes(actual[member] ?? "");
-    const kafkaBytes = hexBytes(expected[member] ?? "");
-    if (wrote === undefined || kafkaBytes === undefined) return [];
-    const kafka = readAssignment(kafkaBytes);
-    if (!kafka.ok) return [];
-    const found = explanations(wrote, kafka.value);
-    if (found.some((e) => e.ids.length === 0)) continue; // Kafka's value, up to entry order
-    if (found.length === 0) return [];
-    perMember.push(found);
-  }
-  if (perMember.length === 0) return [];
-  const ids = [...new Set(perMember.flatMap((found) => found.flatMap((e) => e.ids)))].sort();
-  // The smallest sets of ids within which every member has an explanation; of several, the one
-  // whose readings take the fewest changes in all.
-  for (let size = 1; size <= MAX_TOGETHER; size++) {
-    const fits = subsets(ids, size).flatMap((set) => {
-      let changes = 0;
-      for (const found of perMember) {
-        const within = found.filter((e) => e.ids.every((id) => set.includes(id)));
-        if (within.length === 0) return [];
-        changes += Math.min(...within.map((e) => e.changes));
-      }
-      return [{ set, changes }];
-    });
-    if (fits.length === 0) continue;
-    const fewest = Math.min(...fits.map((f) => f.changes));
-    const simplest = fits.filter((f) => f.changes === fewest);
-    return simplest.length === 1 ? (simplest[0]?.set ?? []) : [];
-  }
-  return [];
+  return syncReading(actual, expected).ids;
 }
 
 /**
- * Whether the names on a sync case are the mistakes the program's bytes show (syncMistakes): each
- * of them is there (several are there together, not one of them), whatever other cases show.
+ * syncMistakes's ids, and the ways of writing (indexes into LAYOUTS) that show them: the program
+ * wrote its values one of those ways.
+ */
+export function syncReading(
+  actual: Readonly<Record<string, string>>,
+  expected: Readonly<Record<string, string>>,
+): { ids: string[]; layouts: number[] } {
+  const none = { ids: [], layouts: [] };
+  const ids = Object.keys(expected);
+  if (Object.keys(actual).length !== ids.length || !ids.every((m) => Object.hasOwn(actual, m))) {
+    return none;
+  }
+  let total = 0;
+  for (const id of ids) total += (actual[id]?.length ?? 0) / 2;
+  if (total > MAX_READ_BYTES) return none;
+  const members = memberValues(actual, expected);
+  if (members === undefined) return none;
+  const found = new Map<string, { ids: string[]; changes: number; layouts: number[] }>();
+  LAYOUTS.forEach((layout, index) => {
+    const explained = explainAll(layout, members);
+    if (explained === undefined) return;
+    const key = explained.ids.join(" ");
+    const known = found.get(key);
+    if (known === undefined) found.set(key, { ...explained, layouts: [index] });
+    else {
+      known.layouts.push(index);
+      known.changes = Math.min(known.changes, explained.changes);
+    }
+  });
+  const all = [...found.values()];
+  if (all.length === 0) return none;
+  const fewest = Math.min(...all.map((e) => e.ids.length));
+  const smallest = all.filter((e) => e.ids.length === fewest);
+  const simplest = Math.min(...smallest.map((e) => e.changes));
+  const chosen = smallest.filter((e) => e.changes === simplest);
+  const [one] = chosen;
+  return chosen.length === 1 && one !== undefined ? { ids: one.ids, layouts: one.layouts } : none;
+}
+
+/** Each member's bytes (`actual`'s hex) beside Kafka's value for it; undefined for bad hex. */
+function memberValues(
+  actual: Readonly<Record<string, string>>,
+  expected: Readonly<Record<string, string>>,
+): MemberValue[] | undefined {
+  const members: MemberValue[] = [];
+  for (const id of Object.keys(expected)) {
+    const wrote = hexBytes(actual[id] ?? "");
+    const kafkaBytes = hexBytes(expected[id] ?? "");
+    if (wrote === undefined || kafkaBytes === undefined) return undefined;
+    const kafka = readAssignment(kafkaBytes);
+    if (!kafka.ok) return undefined;
+    members.push({ wrote, kafka: kafka.value });
+  }
+  return members;
+}
+
+/**
+ * Whether a program that writes one of the ways `layouts` (syncReading's) would have written
+ * Kafka's bytes for every member of an answer (a case it passed): then the way its mistakes show
+ * elsewhere is hidden here (a field swapped whose values read the same either way, -1 or 0), and
+ * the pass says nothing against them. False when every one of those ways would have shown.
+ *
+ * @param kafka Kafka's answer on the passed case: member id to hex
+ */
+export function hiddenOn(
+  layouts: readonly number[],
+  kafka: Readonly<Record<string, string>>,
+): boolean {
+  const members = memberValues(kafka, kafka);
+  if (members === undefined) return true;
+  return layouts.some((index) => {
+    const layout = LAYOUTS[index];
+    if (layout === undefined) return false;
+    return members.every(({ wrote, kafka: value }) => {
+      const read = readAs(wrote, layout);
+      return read !== undefined && read.zeroTail === 0 && valueMistakes(read, value)?.length === 0;
+    });
+  });
+}
+
+/**
+ * The ways of writing (syncReading's layouts) that show exactly the names `ids` on a sync case,
+ * when those names are the mistakes the program's bytes show: each of them is there (several are
+ * there together, not one of them). Undefined when they are not.
  *
  * @param ids the names on the case
  */
@@ -457,18 +561,10 @@ export function shownByBytes(
   actual: Readonly<Record<string, string>>,
   expected: Readonly<Record<string, string>>,
   ids: readonly string[],
-): boolean {
-  if (ids.length === 0) return false;
-  const shown = syncMistakes(actual, expected);
-  return shown.length === ids.length && ids.every((id) => shown.includes(id));
-}
-
-/** Every subset of `ids` of `size` ids, in order. */
-function subsets(ids: readonly string[], size: number): string[][] {
-  if (size === 0) return [[]];
-  const out: string[][] = [];
-  ids.forEach((id, i) => {
-    for (const rest of subsets(ids.slice(i + 1), size - 1)) out.push([id, ...rest]);
-  });
-  return out;
+): number[] | undefined {
+  if (ids.length === 0) return undefined;
+  const shown = syncReading(actual, expected);
+  return shown.ids.length === ids.length && ids.every((id) => shown.ids.includes(id))
+    ? shown.layouts
+    : undefined;
 }

@@ -289,7 +289,7 @@ function advice(r: GradedCase, layouts?: ReadonlyMap<string, MemberBytes>): Advi
         outcome.output as SyncOutput,
         expected.output as SyncOutput,
         named.map((m) => m.id),
-      );
+      ) !== undefined;
     return {
       kind: "mistakes",
       mistakes: named,
