@@ -222,6 +222,13 @@ function hintFor(
   const outcome = r.verdict.outcome;
   const badBytes = "error" in r.case.expected;
   if (outcome.kind === "crash") {
+    // A main.ts from before the sync stage: Node's parseArgs refuses the option it does not know.
+    if (r.case.mode === "sync" && outcome.exitCode === 2 && r.stderr.includes("'--sync'")) {
+      return {
+        hint: "Your src/main.ts does not know --sync: it is older than the sync stage (kit 1.3). Take src/main.ts from the kit's current handout (your instructor's upgrade replaces it); your own files stay as they are.",
+        lesson: "the-assignment-bytes",
+      };
+    }
     return badBytes
       ? {
           hint: "The program crashed on bytes Kafka rejects: read the error and the line it names, and throw SubscriptionDecodeError (the field, the offset) where the bytes stop making sense, never let a read fail by itself.",
@@ -310,16 +317,19 @@ function caseHint(r: GradedCase, layouts?: ReadonlyMap<string, MemberBytes>): Ca
  * The hint on a case line written before the names are confirmed: caseHint, except where the
  * outcome matched a catalogued mistake's and none the case is written for (its `mistakes`): the
  * case's own hint would then point at a mistake the program did not make, so the line says what
- * it did do.
+ * it did do, with the lesson section of those mistakes when they share one.
  */
 function unconfirmedHint(r: GradedCase, layouts?: ReadonlyMap<string, MemberBytes>): CaseHint {
   const matched = r.mistakes.filter((id) => CATALOGUE.get(id)?.evidence === "mutant");
   const otherMistake = matched.length > 0 && !matched.some((id) => r.case.mistakes.includes(id));
   if (!otherMistake || hintFor(r, layouts) !== undefined) return caseHint(r, layouts);
+  // The section those mistakes are taught in, when they share one; else the list of them all.
+  const sections = new Set(matched.map((id) => CATALOGUE.get(id)?.lesson));
+  const [section] = sections;
   return {
     kind: "hint",
     hint: "Your program's outcome here is what a catalogued mistake gives, not one this case was written for.",
-    lesson: "common-mistakes",
+    lesson: sections.size === 1 && section !== undefined ? section : "common-mistakes",
   };
 }
 

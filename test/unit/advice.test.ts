@@ -45,6 +45,20 @@ describe("the advice says what the program did", () => {
     expect(onBad.lesson).toBe("bad-bytes");
   });
 
+  it("a sync case run by a main.ts older than --sync: update main.ts, not a crash to debug", () => {
+    // Node's parseArgs, as kit 1.2's main.ts ran it: exit 2 and its message on standard error.
+    const old = rawRun({
+      exitCode: 2,
+      stderr:
+        "error: Unknown option '--sync'. To specify a positional argument starting with a '-', place it at the end of the command after '--', as in '-- \"--sync\"\nusage: main [--decode] [FILE]   (reads standard input when FILE is absent)\n",
+    });
+    const advice = adviceFor("66-sync-lesson-7-partitions", old);
+    expect(advice.hint).toMatch(/^Your src\/main\.ts does not know --sync/);
+    expect(advice.lesson).toBe("the-assignment-bytes");
+    // The same exit on a case of another mode is a crash like any other.
+    expect(adviceFor(LESSON, old).hint).toMatch(/^The program crashed on input Kafka handles/);
+  });
+
   it("a valid member rejected: that it rejected bytes Kafka reads (naming no member)", () => {
     const advice = adviceFor(
       LESSON,
@@ -75,7 +89,11 @@ describe("the advice says what the program did", () => {
     );
     const other = judgedResult(LESSON, wrong, "student", ["locale-order"]).explanation?.hint;
     expect(other?.hint).toMatch(/^Your program's outcome here is what a catalogued mistake gives/);
-    expect(other?.lesson).toBe("common-mistakes");
+    // The section that mistake is taught in; several from different sections: the list of all.
+    expect(other?.lesson).toBe("member-order");
+    const two = judgedResult(LESSON, wrong, "student", ["locale-order", "global-assignment"])
+      .explanation?.hint;
+    expect(two?.lesson).toBe("common-mistakes");
     // An outcome mistake alone (no mutant matched) leaves the case's hint.
     expect(
       judgedResult(TRUNCATED, rawRun({ stdout: "{}\n" }), "student", ["bad-bytes-accepted"])
