@@ -2,8 +2,8 @@
  * `npm run measure:naming -- [CORPUS] [--kit DIR]`: how precisely the grader names mistakes, on a
  * corpus of realistic wrong submissions written by someone who did not write the catalogue
  * (test/naming-corpus/ by default; its README says who wrote it and how). Each variant folder has
- * the student files (subscription.ts, range-assignor.ts, and since the sync stage assignment.ts,
- * the starter's stub where it is absent) and label.json: the bug in words and
+ * the student files it changes (subscription.ts, range-assignor.ts, assignment.ts; a file it does
+ * not hold is the reference's, a stage done right) and label.json: the bug in words and
  * the mistake ids that would name it correctly (`acceptable`, [] when none does).
  *
  * A label may also give a `state` and several mistakes (the corpora of issue-style measurement,
@@ -113,10 +113,11 @@ const out = join(work, "out");
 for (const name of variants) {
   const dir = join(batch, name);
   cpSync(join(kit, "starter"), dir, { recursive: true });
-  // A variant from before the sync stage has no assignment.ts: the starter's stub stays.
+  // A student file the variant does not hold is the reference's: a stage done right (the sync
+  // corpora hold assignment.ts alone; the older ones have no assignment.ts).
   for (const file of ["subscription.ts", "range-assignor.ts", "assignment.ts"]) {
-    if (existsSync(join(corpus, name, file)))
-      cpSync(join(corpus, name, file), join(dir, "src", file));
+    const own = join(corpus, name, file);
+    cpSync(existsSync(own) ? own : join(kit, "solution", "src", file), join(dir, "src", file));
   }
 }
 const run = spawnSync(
