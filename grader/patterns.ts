@@ -19,19 +19,20 @@
 
 /**
  * The characters printable.ts writes as `\uXXXX`: C0 controls but tab and newline, DEL, C1
- * controls, the bidirectional marks, embeddings, overrides and isolates, U+2028/U+2029, and
- * U+FEFF (a byte order mark, invisible: a name that starts with one looks like one without).
+ * controls, the bidirectional marks, embeddings, overrides and isolates, U+2028/U+2029, U+FEFF
+ * (a byte order mark, invisible: a name that starts with one looks like one without) and the
+ * other invisible characters (printable.ts lists them; a tag character is a surrogate pair).
  */
 export const UNSAFE =
-  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/g;
+  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff\u00ad\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200d\u2060-\u2065\u3164\ufe00-\ufe0f\uffa0]|\udb40[\udc00-\udfff]/g;
 
 /** UNSAFE and newline: within one line of a report a line break must be visible too. */
 export const UNSAFE_IN_LINE =
-  /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/g;
+  /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff\u00ad\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200d\u2060-\u2065\u3164\ufe00-\ufe0f\uffa0]|\udb40[\udc00-\udfff]/g;
 
 /** What JSON.stringify leaves raw among UNSAFE (it escapes C0 itself). */
 export const UNSAFE_IN_JSON =
-  /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/g;
+  /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff\u00ad\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200d\u2060-\u2065\u3164\ufe00-\ufe0f\uffa0]|\udb40[\udc00-\udfff]/g;
 
 /* eslint-enable no-control-regex */
 

@@ -6,17 +6,24 @@
  * Unsafe characters are written as `\uXXXX` (four lower-case hex digits): C0 controls (tab and
  * newline excepted), DEL, C1 controls (U+0080-U+009F, which include the one-byte CSI U+009B), the
  * bidirectional marks, embeddings, overrides and isolates (U+061C, U+200E, U+200F, U+202A-U+202E,
- * U+2066-U+2069), the line and paragraph separators (U+2028, U+2029) and U+FEFF (a byte order
- * mark, invisible). Raw, they can move a terminal's cursor or reorder a line. A backslash is left as it is, so escaping twice reads the
+ * U+2066-U+2069), the line and paragraph separators (U+2028, U+2029), U+FEFF (a byte order
+ * mark) and the other invisible (default ignorable) characters: the soft hyphen, zero-width
+ * spaces and joiners (U+200B-U+200D), word joiners and invisible operators (U+2060-U+2065),
+ * variation selectors, Hangul fillers and tag characters (U+E0000-U+E03FF), with which
+ * "orders\u200b" looks like "orders". Raw, they can move a terminal's cursor or reorder a line. A backslash is left as it is, so escaping twice reads the
  * same as escaping once, and a program that prints `\u001b` literally shows exactly that, which is
  * harmless.
  */
 
 import { LINE_END, UNSAFE } from "./patterns.ts";
 
-/** One character (one UTF-16 code unit) as `\uXXXX`, lower-case hex. */
+/** One character as `\uXXXX` per UTF-16 code unit (a tag character is two), lower-case hex. */
 export function escapeChar(c: string): string {
-  return `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
+  let escaped = "";
+  for (let i = 0; i < c.length; i++) {
+    escaped += `\\u${c.charCodeAt(i).toString(16).padStart(4, "0")}`;
+  }
+  return escaped;
 }
 
 /**

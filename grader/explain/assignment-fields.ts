@@ -51,12 +51,6 @@ function hexOf(bytes: Uint8Array, offset: number, length: number): string {
   return end - offset > BYTES_SHOWN ? `${shown} …+${end - offset - BYTES_SHOWN}` : shown;
 }
 
-/** A signed big-endian int of 2 or 4 bytes at `offset`. */
-function intAt(bytes: Uint8Array, offset: number, length: number): number {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  return length === 2 ? view.getInt16(offset) : view.getInt32(offset);
-}
-
 /** Whether two fields of the same name hold what Kafka counts as the same value. */
 function sameField(
   yours: AssignmentField,
@@ -71,14 +65,9 @@ function sameField(
       javaUtf8(kafkaBytes.subarray(kafka.offset, kafka.offset + kafka.length))
     );
   }
-  // Any negative user-data length is null.
-  if (yours.name === "userData length") {
-    return (
-      Math.max(-1, intAt(yourBytes, yours.offset, 4)) ===
-      Math.max(-1, intAt(kafkaBytes, kafka.offset, 4))
-    );
-  }
-  // Numbers and user data: the same bytes (compared in place, a value may have 100,000 fields).
+  // Numbers (the user-data length too: a reader takes any negative one as null, but Kafka writes
+  // -1, and -2 is not its bytes) and user data: the same bytes (compared in place, a value may have
+  // 100,000 fields).
   if (yours.length !== kafka.length) return false;
   for (let k = 0; k < yours.length; k++) {
     if (yourBytes[yours.offset + k] !== kafkaBytes[kafka.offset + k]) return false;
@@ -188,6 +177,9 @@ function pairRows(
   return rows;
 }
 
+/** The largest value shown field by field, bytes (a large private case's values are summed up). */
+const FIELDS_MAX_BYTES = 512 * 1024;
+
 /**
  * A failure report's lines for one member's assignment value: the program's bytes field by field
  * beside Kafka's (see the module's comment), then what went wrong:
@@ -199,6 +191,9 @@ function pairRows(
  * - `cannot read <field> at byte <n>: <message>` when Kafka could not read the program's bytes;
  * - a line naming bytes after the user data, when there are some;
  * - last, `first difference: <field> at byte <offset>: yours <value>, Kafka's <value>`.
+ *
+ * A value over FIELDS_MAX_BYTES (either side) gets one line instead: both sizes and the first
+ * byte that differs.
  *
  * @param memberId the member, as the program named it (escaped and cut here)
  * @param actualHex the program's value for the member, as hex (text that is not hex is reported
@@ -214,6 +209,16 @@ export function assignmentFieldLines(
   const yourBytes = hexBytes(actualHex);
   if (yourBytes === undefined) {
     return [`${who}: your assignment value is not hex bytes: ${quoted(actualHex)}`];
+  }
+  if (yourBytes.length > FIELDS_MAX_BYTES || expectedHex.length / 2 > FIELDS_MAX_BYTES) {
+    // Reading a value this large field by field costs more than a report line is worth.
+    const kafkaBytes = hexBytes(expectedHex) ?? new Uint8Array(0);
+    let at = 0;
+    while (at < yourBytes.length && at < kafkaBytes.length && yourBytes[at] === kafkaBytes[at])
+      at++;
+    return [
+      `${who}: your assignment value has ${yourBytes.length} bytes, Kafka's ${kafkaBytes.length}: too large to show field by field; the first byte that differs (entries in the order written) is at byte ${at}`,
+    ];
   }
   const kafkaOriginal = hexBytes(expectedHex);
   const kafkaRead = kafkaOriginal === undefined ? undefined : readAssignment(kafkaOriginal);
@@ -347,8 +352,7 @@ export function assignmentFieldLines(
   const firstRow = rows[first];
   if (firstRow !== undefined) {
     const yourValue = firstRow.yours === undefined ? "(none)" : printable(firstRow.yours.value);
-    const kafkaValue =
-      firstRow.kafka === undefined ? "(none)" : printable(firstRow.kafka.value);
+    const kafkaValue = firstRow.kafka === undefined ? "(none)" : printable(firstRow.kafka.value);
     lines.push(
       `first difference: ${firstRow.name} at byte ${offsets[first] ?? 0}: yours ${yourValue}, Kafka's ${kafkaValue}`,
     );

@@ -16,6 +16,10 @@
  * - partitions: in an assignment, every element of every topic's array;
  * - fields: in a decoded answer, every entry of every member's object; in a sync answer, the bytes
  *   its members' hex strings stand for (half their characters, rounded up).
+ *
+ * A sync answer has no topics or partitions: what stands where its schema puts a string is not
+ * looked into (the schema check refuses it without reading it), so an object there is invalid
+ * output, not an answer "far larger than Kafka's" by a count the sync message never shows.
  */
 import type { Case, Mode } from "../cases/load.ts";
 
@@ -49,7 +53,10 @@ export function answerSize(mode: Mode, answer: unknown): AnswerSize {
     if (!Object.hasOwn(answer, member)) continue;
     size.members++;
     const value = answer[member];
-    if (mode === "sync" && typeof value === "string") size.fields += Math.ceil(value.length / 2);
+    if (mode === "sync") {
+      if (typeof value === "string") size.fields += Math.ceil(value.length / 2);
+      continue;
+    }
     if (!isObject(value)) continue;
     for (const key in value) {
       if (!Object.hasOwn(value, key)) continue;

@@ -18,6 +18,11 @@
  *   "Buffer underflow"). A topic named twice gives two entries.
  * - `userData length` int32, any negative value meaning null, then that many bytes.
  *
+ * Comparing a program's value with Kafka's (sameAssignment, assignmentKey) is stricter than
+ * reading: the value must be the bytes Kafka's writer writes up to the order of topic entries, so
+ * a null user data written with a length other than -1 (Kafka's) differs, as trailing bytes do,
+ * though Kafka's reader takes both.
+ *
  * The reader never trusts a count: nothing is allocated from one, and a count is refused before
  * any loop when it exceeds the bytes left, so the work is linear in the input's size whatever it
  * claims. Error messages are the grader's own (Kafka's words in brackets where it has them); what
@@ -50,6 +55,8 @@ export interface AssignmentField {
  * - `version`: the header's version as written (4 and above included).
  * - `topics`: the entries in wire order, each with its partitions in wire order (duplicates kept).
  * - `userData`: the user data's bytes, or null for a negative length (null and empty differ).
+ * - `userDataLength`: the user-data length as written (any negative value is null to a reader;
+ *   Kafka's writer writes -1).
  * - `remaining`: bytes after the user data, left unread.
  * - `fields`: every field read, in order; they cover the value from byte 0 to the end of the user
  *   data without gap.
@@ -58,6 +65,7 @@ export interface DecodedAssignment {
   version: number;
   topics: { topic: string; partitions: number[] }[];
   userData: Uint8Array | null;
+  userDataLength: number;
   remaining: number;
   fields: AssignmentField[];
 }
@@ -226,7 +234,14 @@ export function readAssignment(bytes: Uint8Array): AssignmentRead {
     }
     return {
       ok: true,
-      value: { version, topics, userData, remaining: reader.remaining, fields: reader.fields },
+      value: {
+        version,
+        topics,
+        userData,
+        userDataLength,
+        remaining: reader.remaining,
+        fields: reader.fields,
+      },
     };
   } catch (e) {
     if (!(e instanceof ReadFailure)) throw e;
@@ -255,20 +270,20 @@ function canonicalEntries(
 }
 
 const sameBytes = (a: Uint8Array | null, b: Uint8Array | null): boolean =>
-  a === null || b === null
-    ? a === b
-    : a.length === b.length && a.every((byte, k) => byte === b[k]);
+  a === null || b === null ? a === b : a.length === b.length && a.every((byte, k) => byte === b[k]);
 
 /**
  * Whether a program's decoded value is the one Kafka wrote, as a member would see it: the same
  * header version; the same topic entries as a multiset (the order of entries means nothing, two
  * entries of one topic stay two entries, each entry's partitions compared in order with
- * duplicates counted); the same user data (null is not empty); and nothing after the user data in
- * `actual` (a writer adds no trailing bytes). `expected.remaining` and both `fields` are ignored.
+ * duplicates counted); the same user data (null is not empty, and a null is written with the same
+ * length: Kafka's writer writes -1, never -2); and nothing after the user data in `actual` (a
+ * writer adds no trailing bytes). `expected.remaining` and both `fields` are ignored.
  */
 export function sameAssignment(actual: DecodedAssignment, expected: DecodedAssignment): boolean {
   if (actual.remaining !== 0 || actual.version !== expected.version) return false;
   if (!sameBytes(actual.userData, expected.userData)) return false;
+  if (actual.userData === null && actual.userDataLength !== expected.userDataLength) return false;
   if (actual.topics.length !== expected.topics.length) return false;
   const a = canonicalEntries(actual.topics);
   const b = canonicalEntries(expected.topics);
@@ -286,8 +301,9 @@ export function sameAssignment(actual: DecodedAssignment, expected: DecodedAssig
 /**
  * A canonical string for an assignment value given as hex, to compare outcomes: two values equal
  * under sameAssignment get the same key, and values that differ get different keys. Bytes that
- * read cleanly with nothing left over give `value:` and JSON of the version, the user data (hex
- * or null) and the entries sorted by topic name (UTF-16 code units), then by partitions; anything
+ * read cleanly with nothing left over give `value:` and JSON of the version, the user data (hex;
+ * null for a length of -1, the length itself for any other negative one) and the entries sorted
+ * by topic name (UTF-16 code units), then by partitions; anything
  * else (not hex, unreadable, trailing bytes) gives `raw:` and the lower-cased text. The key's
  * length is linear in the input's.
  */
@@ -297,10 +313,14 @@ export function assignmentKey(hex: string): string {
   if (read === undefined || !read.ok || read.value.remaining !== 0) {
     return `raw:${hex.toLowerCase()}`;
   }
-  const { version, userData, topics } = read.value;
+  const { version, userData, userDataLength, topics } = read.value;
   return `value:${JSON.stringify([
     version,
-    userData === null ? null : Buffer.from(userData).toString("hex"),
+    userData !== null
+      ? Buffer.from(userData).toString("hex")
+      : userDataLength === -1
+        ? null
+        : userDataLength,
     canonicalEntries(topics).map((e) => [e.topic, e.partitions]),
   ])}`;
 }
@@ -338,8 +358,10 @@ function hexValue(bytes: Uint8Array): string {
 /**
  * Text (a topic name, a member id: anything a program chose) JSON-quoted for one line of a report:
  * `"` and `\`, controls and lone surrogates as JSON escapes, and everything printable.ts counts
- * unsafe as `\uXXXX`. A longer result is cut between characters (never inside an escape or a
- * surrogate pair) and closed with `"…`; only the characters shown are looked at.
+ * unsafe (invisible characters too: `"orders\u200b"` must not read as `"orders"` beside Kafka's
+ * name), as `\uXXXX`. A longer result is cut between
+ * characters (never inside an escape or a surrogate pair) and closed with `"…`; only the
+ * characters shown are looked at.
  *
  * @param maxChars characters of the result at most, quotes and `…` included (at least 4)
  */

@@ -472,6 +472,16 @@ describe("the batch: gradebook.csv, report.html, results/", () => {
 });
 
 describe("escape.ts", () => {
+  it("printable shows invisible characters: zero-width, soft hyphen, variation selectors, tags", () => {
+    // "orders" followed by what would draw nothing, one each.
+    expect(printable("orders\u200b")).toBe("orders\\u200b");
+    expect(printable("a\u00adb\u2060c\ufe0fd\u3164")).toBe("a\\u00adb\\u2060c\\ufe0fd\\u3164");
+    // A tag character is a surrogate pair: both halves shown.
+    expect(printable("x\u{e0041}")).toBe("x\\udb40\\udc41");
+    // Letters, and an emoji's surrogate pair, stay.
+    expect(printable("日本😀")).toBe("日本😀");
+  });
+
   it("printable keeps tabs and newlines; textLine shows them all; both are idempotent", () => {
     const text = `a\tb\nc\r${HOSTILE}\u0085\u061c\u200e\u200f\u2066\u2069\u007f`;
     expect(printable(text)).toContain("a\tb\nc\\u000d\\u001b[2K");
