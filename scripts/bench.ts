@@ -372,11 +372,7 @@ if (measures("grading")) {
   const naive = (command: string, prefix: string[]) => {
     const started = performance.now();
     for (const c of cases) {
-      const args = [
-        ...prefix,
-        join(ROOT, "solution/src/main.ts"),
-        ...modeArgs(c.mode),
-      ];
+      const args = [...prefix, join(ROOT, "solution/src/main.ts"), ...modeArgs(c.mode)];
       spawnSync(command, args, {
         input: c.inputText,
         stdio: ["pipe", "pipe", "pipe"],

@@ -134,8 +134,8 @@ describe("--random's sync cases", () => {
   it("give members only the input's documented fields, and are extension cases of the sync stage", () => {
     for (const g of sync.slice(0, 20)) {
       for (const m of g.input.members) {
-        const { assignmentUserData: _, ...rest } = m;
-        expect(Object.keys(rest).sort()).toEqual(
+        const fields = Object.keys(m).filter((k) => k !== "assignmentUserData");
+        expect(fields.sort()).toEqual(
           ["memberId", "metadata", ...("groupInstanceId" in m ? ["groupInstanceId"] : [])].sort(),
         );
       }
