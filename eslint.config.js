@@ -16,6 +16,7 @@ export default tseslint.config(
       "test/naming-corpus-sync-dev/",
       "test/naming-corpus-sync-test/",
       "test/naming-corpus-sync-dev2/",
+      "test/naming-corpus-sync-dev3/",
     ],
   },
   js.configs.recommended,
