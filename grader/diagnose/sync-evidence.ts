@@ -20,8 +20,11 @@ import {
   type DecodedAssignment,
 } from "../verdict/assignment-bytes.ts";
 
-/** How a length or count is written: an int16, an int32, or a compact unsigned varint (N + 1). */
-type Width = 2 | 4 | "varint";
+/**
+ * How a length or count is written: an int16, an int32, a compact unsigned varint (N + 1, 0 for
+ * null), or a plain unsigned varint (N, as Go's binary.PutUvarint writes a length).
+ */
+type Width = 2 | 4 | "varint" | "uvarint";
 
 /** The integer fields of the value, for the endianness of each. */
 const INTEGER_FIELDS = [
@@ -142,6 +145,16 @@ const SINGLE: readonly Layout[] = [
     entryTags: entryTags === true,
     valueTags: valueTags === true,
   })),
+  // Varint counts and lengths without the + 1 (a varint writer of another protocol), user data
+  // as Kafka writes it: the compact encoding's idea, not its rules.
+  {
+    ...KAFKA,
+    mistakes: ["assignment-compact-encoding"],
+    changes: 2,
+    topicCount: "uvarint",
+    nameLength: "uvarint",
+    partitionCount: "uvarint",
+  },
 ];
 
 /** Each of those also without a version, or without user data, or both (a field left out). */
@@ -208,14 +221,14 @@ function readAs(bytes: Uint8Array, layout: Layout): Read | undefined {
   };
   // A compact length: an unsigned varint of length + 1 (0: null), at most five bytes.
   const length = (width: Width, field: IntegerField): number | undefined => {
-    if (width !== "varint") return int(width, field);
+    if (width !== "varint" && width !== "uvarint") return int(width, field);
     let value = 0;
     for (let shift = 0; shift < 35; shift += 7) {
       const byte = bytes[at];
       if (byte === undefined) return undefined;
       at++;
       value += (byte & 0x7f) * 2 ** shift;
-      if ((byte & 0x80) === 0) return value - 1;
+      if ((byte & 0x80) === 0) return width === "varint" ? value - 1 : value;
     }
     return undefined;
   };

@@ -236,6 +236,26 @@ describe("syncMistakes", () => {
     });
     expect(syncMistakes(compact("00"), KAFKA)).toEqual(["assignment-compact-encoding"]);
     expect(syncMistakes(compact(""), KAFKA)).toEqual(["assignment-compact-encoding"]);
+    // Plain varints (N, not N + 1) for the counts and name lengths, user data as Kafka writes it.
+    const uvarints = {
+      m1:
+        "0003" +
+        "02" +
+        "06" +
+        ORDERS +
+        "03" +
+        "00000000" +
+        "00000001" +
+        "00000002" +
+        "06" +
+        NIHON +
+        "01" +
+        "00000000" +
+        "ffffffff",
+      m2: "0003" + "01" + "06" + ORDERS + "02" + "00000003" + "00000004" + "00000002" + "0a0b",
+      idle: "0003" + "00" + "ffffffff",
+    };
+    expect(syncMistakes(uvarints, KAFKA)).toEqual(["assignment-compact-encoding"]);
   });
 
   it("names a field of the other width", () => {
