@@ -86,7 +86,7 @@ function someNames(names: readonly string[]): string {
   return [...shown, ...(names.length > 8 ? [`+${names.length - 8} more`] : [])].join(", ");
 }
 
-/** Members present on one side only, for assignment answers: one line per side that has any. */
+/** Members present on one side only (an assignment or a sync answer): one line per side that has any. */
 export function memberSetLines(
   expected: Readonly<Record<string, unknown>>,
   actual: Readonly<Record<string, unknown>>,

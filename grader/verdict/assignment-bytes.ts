@@ -269,8 +269,23 @@ function canonicalEntries(
   });
 }
 
-const sameBytes = (a: Uint8Array | null, b: Uint8Array | null): boolean =>
-  a === null || b === null ? a === b : a.length === b.length && a.every((byte, k) => byte === b[k]);
+/**
+ * A value as JSON of what a member sees, the order of entries aside: the header version, the user
+ * data (hex; null for a length of -1, the length itself for any other negative one) and the
+ * entries sorted by topic name (UTF-16 code units), then by partitions.
+ */
+function canonicalJson(value: DecodedAssignment): string {
+  const { version, userData, userDataLength, topics } = value;
+  return JSON.stringify([
+    version,
+    userData !== null
+      ? Buffer.from(userData).toString("hex")
+      : userDataLength === -1
+        ? null
+        : userDataLength,
+    canonicalEntries(topics).map((e) => [e.topic, e.partitions]),
+  ]);
+}
 
 /**
  * Whether a program's decoded value is the one Kafka wrote, as a member would see it: the same
@@ -281,31 +296,15 @@ const sameBytes = (a: Uint8Array | null, b: Uint8Array | null): boolean =>
  * writer adds no trailing bytes). `expected.remaining` and both `fields` are ignored.
  */
 export function sameAssignment(actual: DecodedAssignment, expected: DecodedAssignment): boolean {
-  if (actual.remaining !== 0 || actual.version !== expected.version) return false;
-  if (!sameBytes(actual.userData, expected.userData)) return false;
-  if (actual.userData === null && actual.userDataLength !== expected.userDataLength) return false;
-  if (actual.topics.length !== expected.topics.length) return false;
-  const a = canonicalEntries(actual.topics);
-  const b = canonicalEntries(expected.topics);
-  return a.every((entry, k) => {
-    const other = b[k];
-    return (
-      other !== undefined &&
-      entry.topic === other.topic &&
-      entry.partitions.length === other.partitions.length &&
-      entry.partitions.every((p, n) => p === other.partitions[n])
-    );
-  });
+  return actual.remaining === 0 && canonicalJson(actual) === canonicalJson(expected);
 }
 
 /**
  * A canonical string for an assignment value given as hex, to compare outcomes: two values equal
  * under sameAssignment get the same key, and values that differ get different keys. Bytes that
- * read cleanly with nothing left over give `value:` and JSON of the version, the user data (hex;
- * null for a length of -1, the length itself for any other negative one) and the entries sorted
- * by topic name (UTF-16 code units), then by partitions; anything
- * else (not hex, unreadable, trailing bytes) gives `raw:` and the lower-cased text. The key's
- * length is linear in the input's.
+ * read cleanly with nothing left over give `value:` and their canonical JSON (canonicalJson);
+ * anything else (not hex, unreadable, trailing bytes) gives `raw:` and the lower-cased text. The
+ * key's length is linear in the input's.
  */
 export function assignmentKey(hex: string): string {
   const bytes = hexBytes(hex);
@@ -313,16 +312,7 @@ export function assignmentKey(hex: string): string {
   if (read === undefined || !read.ok || read.value.remaining !== 0) {
     return `raw:${hex.toLowerCase()}`;
   }
-  const { version, userData, userDataLength, topics } = read.value;
-  return `value:${JSON.stringify([
-    version,
-    userData !== null
-      ? Buffer.from(userData).toString("hex")
-      : userDataLength === -1
-        ? null
-        : userDataLength,
-    canonicalEntries(topics).map((e) => [e.topic, e.partitions]),
-  ])}`;
+  return `value:${canonicalJson(read.value)}`;
 }
 
 /** A hex digit's value, or -1. */
