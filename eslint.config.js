@@ -17,6 +17,8 @@ export default tseslint.config(
       "test/naming-corpus-sync-test/",
       "test/naming-corpus-sync-dev2/",
       "test/naming-corpus-sync-dev3/",
+      "test/naming-corpus-sync-dev4/",
+      "test/naming-corpus-sync-dev5/",
     ],
   },
   js.configs.recommended,
