@@ -62,6 +62,12 @@ interface Layout {
   entryTags: boolean;
   /** Whether the value ends with one. */
   valueTags: boolean;
+  /**
+   * Whether a value is cut short at its end by as many bytes as its names' UTF-8 exceeds their
+   * UTF-16 units: its size added up with `topic.length` (then Buffer.concat(list, size) keeps
+   * only that many bytes).
+   */
+  sizeInUnits: boolean;
 }
 
 const KAFKA: Layout = {
@@ -77,6 +83,7 @@ const KAFKA: Layout = {
   littleEndian: new Set(),
   entryTags: false,
   valueTags: false,
+  sizeInUnits: false,
 };
 
 /** Every subset of the integer fields (by bits of `i`, the first field the lowest bit). */
@@ -129,6 +136,15 @@ const SINGLE: readonly Layout[] = [
     })),
   ),
   { ...KAFKA, mistakes: ["assignment-char-length-names"], changes: 1, nameInUnits: true },
+  // The size of the value counted in UTF-16 units, the name's length too or not.
+  { ...KAFKA, mistakes: ["assignment-char-length-names"], changes: 1, sizeInUnits: true },
+  {
+    ...KAFKA,
+    mistakes: ["assignment-char-length-names"],
+    changes: 2,
+    nameInUnits: true,
+    sizeInUnits: true,
+  },
   ...[
     [true, true],
     [true, false],
@@ -449,10 +465,32 @@ function valueMistakes(read: Read, kafka: DecodedAssignment): string[] | undefin
   return [...mistakes];
 }
 
-/** The bytes of one member's value, and Kafka's value for it. */
+/** The bytes of one member's value, and Kafka's value for it (decoded, and its bytes). */
 interface MemberValue {
   wrote: Uint8Array;
   kafka: DecodedAssignment;
+  kafkaBytes: Uint8Array;
+}
+
+/** How many bytes the UTF-8 of a value's names exceeds their UTF-16 units. */
+const unitsShort = (kafka: DecodedAssignment): number =>
+  kafka.topics.reduce((sum, e) => sum + utf8.encode(e.topic).length - e.topic.length, 0);
+
+/**
+ * `wrote` as a layout with sizeInUnits reads it: a value with multi-byte names given back the
+ * bytes its size left out (Kafka's last bytes), or `wrote` itself when its names have none; with
+ * whether it was cut (never, in a layout without sizeInUnits).
+ */
+function uncut(
+  layout: Layout,
+  { wrote, kafka, kafkaBytes }: MemberValue,
+): { bytes: Uint8Array; cut: boolean } {
+  const short = layout.sizeInUnits ? unitsShort(kafka) : 0;
+  if (short === 0 || short > kafkaBytes.length) return { bytes: wrote, cut: false };
+  const bytes = new Uint8Array(wrote.length + short);
+  bytes.set(wrote);
+  bytes.set(kafkaBytes.subarray(kafkaBytes.length - short), wrote.length);
+  return { bytes, cut: true };
 }
 
 /**
@@ -468,19 +506,27 @@ function explainAll(
 ): { ids: string[]; changes: number } | undefined {
   const values = new Set<string>();
   let zeroTail = false;
-  for (const { wrote, kafka } of members) {
+  let cutSome = false;
+  for (const member of members) {
+    const { wrote, kafka } = member;
     if (wrote.length === 0) {
       if (kafka.topics.length > 0) return undefined;
       values.add("assignment-idle-member-no-bytes");
       continue;
     }
-    const read = readAs(wrote, layout);
+    const { bytes, cut } = uncut(layout, member);
+    const read = readAs(bytes, layout);
     if (read === undefined) return undefined;
     const shown = valueMistakes(read, kafka);
     if (shown === undefined) return undefined;
     for (const id of shown) values.add(id);
+    // A value cut short is cut exactly: nothing after what its size left out.
+    if (cut && (read.zeroTail > 0 || read.userDataZeroTail)) return undefined;
+    cutSome ||= cut;
     if (read.zeroTail > 0 || read.userDataZeroTail) zeroTail = true;
   }
+  // Values of the right size say nothing of a size counted in UTF-16 units.
+  if (layout.sizeInUnits && !cutSome) return undefined;
   return {
     ids: [...new Set([...layout.mistakes, ...values])].sort(),
     changes: layout.changes + values.size + (zeroTail ? 1 : 0),
@@ -592,7 +638,7 @@ function memberValues(
     if (wrote === undefined || kafkaBytes === undefined) return undefined;
     const kafka = readAssignment(kafkaBytes);
     if (!kafka.ok) return undefined;
-    members.push({ wrote, kafka: kafka.value });
+    members.push({ wrote, kafka: kafka.value, kafkaBytes });
   }
   return members;
 }
@@ -615,6 +661,8 @@ export function hiddenOn(
     const layout = LAYOUTS[index];
     if (layout === undefined) return false;
     return members.every(({ wrote, kafka: value }) => {
+      // Such a writer cuts every value with multi-byte names short.
+      if (layout.sizeInUnits && unitsShort(value) > 0) return false;
       const read = readAs(wrote, layout);
       return read !== undefined && read.zeroTail === 0 && valueMistakes(read, value)?.length === 0;
     });
