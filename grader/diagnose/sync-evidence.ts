@@ -54,6 +54,11 @@ interface Layout {
   partition: 2 | 4;
   /** How the user-data length is written; null: there is no user data field. */
   userDataLength: Width | null;
+  /**
+   * Which members' values have that field: every member's, or only where the user data is not
+   * null (`if (userData)` around it), or not null and not empty (`if (userData?.length)`).
+   */
+  userDataWhen: "always" | "notNull" | "notEmpty";
   /** Whether a name's length counts UTF-16 units (of the UTF-8 bytes after it, all of them). */
   nameInUnits: boolean;
   /** The integer fields written little-endian. */
@@ -79,6 +84,7 @@ const KAFKA: Layout = {
   partitionCount: 4,
   partition: 4,
   userDataLength: 4,
+  userDataWhen: "always",
   nameInUnits: false,
   littleEndian: new Set(),
   entryTags: false,
@@ -117,10 +123,10 @@ const WIDTHS: readonly { fields: number; layout: Partial<Layout> }[] = Array.fro
 
 /**
  * Kafka's layout and the structural mistakes' ways of writing it: any fields little-endian, any
- * fields at the other width, or both (with no field swapped, or every one); names of UTF-16
- * units; the compact encoding, with or without each kind of tagged-field section.
+ * fields at the other width, or both (with no field swapped, or every one); the compact encoding,
+ * with or without each kind of tagged-field section.
  */
-const SINGLE: readonly Layout[] = [
+const STRUCTURAL: readonly Layout[] = [
   ...WIDTHS.flatMap(({ fields, layout }) =>
     LITTLE_ENDIAN_SETS.filter(
       (le) => fields === 0 || le.size === 0 || le.size === INTEGER_FIELDS.length,
@@ -135,16 +141,6 @@ const SINGLE: readonly Layout[] = [
       ],
     })),
   ),
-  { ...KAFKA, mistakes: ["assignment-char-length-names"], changes: 1, nameInUnits: true },
-  // The size of the value counted in UTF-16 units, the name's length too or not.
-  { ...KAFKA, mistakes: ["assignment-char-length-names"], changes: 1, sizeInUnits: true },
-  {
-    ...KAFKA,
-    mistakes: ["assignment-char-length-names"],
-    changes: 2,
-    nameInUnits: true,
-    sizeInUnits: true,
-  },
   ...[
     [true, true],
     [true, false],
@@ -173,29 +169,54 @@ const SINGLE: readonly Layout[] = [
   },
 ];
 
-/** Each of those also without a version, or without user data, or both (a field left out). */
-const LAYOUTS: readonly Layout[] = SINGLE.flatMap((layout) => [
-  layout,
+/**
+ * Those, and names' lengths in UTF-16 units with Kafka's layout or any way one change away from
+ * it (one helper little-endian or of another width, the compact encoding); the value's size
+ * counted in UTF-16 units, the name's length too or not.
+ */
+const SINGLE: readonly Layout[] = [
+  ...STRUCTURAL,
+  ...STRUCTURAL.filter((layout) => layout.changes <= 1).map((layout): Layout => ({
+    ...layout,
+    mistakes: [...layout.mistakes, "assignment-char-length-names"],
+    changes: layout.changes + 1,
+    nameInUnits: true,
+  })),
+  { ...KAFKA, mistakes: ["assignment-char-length-names"], changes: 1, sizeInUnits: true },
   {
+    ...KAFKA,
+    mistakes: ["assignment-char-length-names"],
+    changes: 2,
+    nameInUnits: true,
+    sizeInUnits: true,
+  },
+];
+
+/** The ways of leaving the user data field out: always, where it is null, where null or empty. */
+const USER_DATA_LEFT_OUT: readonly Partial<Layout>[] = [
+  { userDataLength: null },
+  { userDataWhen: "notNull" },
+  { userDataWhen: "notEmpty" },
+];
+
+/** Each of those also without a version, or without user data (USER_DATA_LEFT_OUT), or both. */
+const LAYOUTS: readonly Layout[] = SINGLE.flatMap((layout) => {
+  const noVersion: Layout = {
     ...layout,
     mistakes: [...layout.mistakes, "assignment-no-version"],
     changes: layout.changes + 1,
     version: 0,
-  },
-  {
-    ...layout,
-    mistakes: [...layout.mistakes, "assignment-user-data-missing"],
-    changes: layout.changes + 1,
-    userDataLength: null,
-  },
-  {
-    ...layout,
-    mistakes: [...layout.mistakes, "assignment-no-version", "assignment-user-data-missing"],
-    changes: layout.changes + 2,
-    version: 0,
-    userDataLength: null,
-  },
-]);
+  };
+  return [layout, noVersion].flatMap((l): Layout[] => [
+    l,
+    ...USER_DATA_LEFT_OUT.map((leftOut): Layout => ({
+      ...l,
+      ...leftOut,
+      mistakes: [...l.mistakes, "assignment-user-data-missing"],
+      changes: l.changes + 1,
+    })),
+  ]);
+});
 
 /** One topic entry as a layout reads it: its name's bytes kept, for the UTF-16 length reading. */
 interface ReadEntry {
@@ -222,9 +243,14 @@ interface Read {
 
 /**
  * Reads `bytes` in `layout`, to the last byte but zero bytes after the value; undefined when they
- * do not fit it.
+ * do not fit it. `kafkaUserData`: the user data of Kafka's value for the member (whether a layout
+ * that leaves it out where null or empty has the field).
  */
-function readAs(bytes: Uint8Array, layout: Layout): Read | undefined {
+function readAs(
+  bytes: Uint8Array,
+  layout: Layout,
+  kafkaUserData: Uint8Array | null,
+): Read | undefined {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   let at = 0;
   const left = () => bytes.length - at;
@@ -286,7 +312,10 @@ function readAs(bytes: Uint8Array, layout: Layout): Read | undefined {
     topics.push({ nameBytes, partitions });
   }
   let userData: Read["userData"];
-  if (layout.userDataLength !== null) {
+  const hasUserData =
+    layout.userDataWhen === "always" ||
+    (kafkaUserData !== null && (layout.userDataWhen === "notNull" || kafkaUserData.length > 0));
+  if (layout.userDataLength !== null && hasUserData) {
     const n = length(layout.userDataLength, "userDataLength");
     if (n === undefined) return undefined;
     if (n < 0) userData = null;
@@ -515,7 +544,7 @@ function explainAll(
       continue;
     }
     const { bytes, cut } = uncut(layout, member);
-    const read = readAs(bytes, layout);
+    const read = readAs(bytes, layout, kafka.userData);
     if (read === undefined) return undefined;
     const shown = valueMistakes(read, kafka);
     if (shown === undefined) return undefined;
@@ -663,7 +692,7 @@ export function hiddenOn(
     return members.every(({ wrote, kafka: value }) => {
       // Such a writer cuts every value with multi-byte names short.
       if (layout.sizeInUnits && unitsShort(value) > 0) return false;
-      const read = readAs(wrote, layout);
+      const read = readAs(wrote, layout, value.userData);
       return read !== undefined && read.zeroTail === 0 && valueMistakes(read, value)?.length === 0;
     });
   });

@@ -150,6 +150,52 @@ describe("syncMistakes", () => {
     ]);
   });
 
+  it("names a name's length in UTF-16 units beside every field little-endian", () => {
+    const little = {
+      m1:
+        "0300" +
+        "02000000" +
+        "0600" +
+        ORDERS +
+        "03000000" +
+        "00000000" +
+        "01000000" +
+        "02000000" +
+        "0200" + // 日本's length as 2 UTF-16 units, little-endian
+        NIHON +
+        "01000000" +
+        "00000000" +
+        "ffffffff",
+      m2:
+        "0300" +
+        "01000000" +
+        "0600" +
+        ORDERS +
+        "02000000" +
+        "03000000" +
+        "04000000" +
+        "02000000" +
+        "0a0b",
+      idle: "0300" + "00000000" + "ffffffff",
+    };
+    expect(syncMistakes(little, KAFKA)).toEqual([
+      "assignment-char-length-names",
+      "assignment-little-endian",
+    ]);
+  });
+
+  it("names user data left out where it is null (`if (userData)`), not where it is set", () => {
+    // m1 and idle have null user data and no field; m2's 0a0b is written as Kafka writes it.
+    const ifSet = wrote({ m1: KAFKA.m1.slice(0, -8), idle: KAFKA.idle.slice(0, -8) });
+    const reading = syncReading(ifSet, KAFKA);
+    expect(reading.ids).toEqual(["assignment-user-data-missing"]);
+    // Such a writer writes Kafka's bytes where every member has user data, not where one has none.
+    expect(hiddenOn(reading.layouts, { m2: KAFKA.m2 })).toBe(true);
+    expect(hiddenOn(reading.layouts, { m2: KAFKA.m2, idle: KAFKA.idle })).toBe(false);
+    // Left out where it is set and written where it is null: no such writer, no name.
+    expect(syncMistakes(wrote({ m2: KAFKA.m2.slice(0, -12) }), KAFKA)).toEqual([]);
+  });
+
   it("names a value cut short by as many bytes as its names' UTF-8 exceeds their UTF-16 units", () => {
     // 日本 is 6 bytes of UTF-8 and 2 units: a size added up with topic.length is 4 bytes short,
     // so m1 loses its last 4 (its null user data) while m2 and idle, of ASCII names, are whole.
