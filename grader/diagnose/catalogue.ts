@@ -576,7 +576,7 @@ const mistakes: Mistake[] = [
     id: "assignment-char-length-names",
     name: "a topic name's length written in UTF-16 units",
     explanation:
-      "A topic name's int16 length counts its UTF-8 bytes, the bytes that follow it. JavaScript's string length counts UTF-16 units: for a name such as \"日本\" (6 UTF-8 bytes, length 2) or one with an emoji the two differ, and a reader then takes the wrong number of bytes for the name. Encode the name with TextEncoder first and write the length of that array.",
+      "A topic name's int16 length counts its UTF-8 bytes, the bytes that follow it. JavaScript's string length counts UTF-16 units: for a name such as \"日本\" (6 UTF-8 bytes, length 2) or one with an emoji the two differ, and a reader then takes the wrong number of bytes for the name. Encode the name with TextEncoder first and write the length of that array, and add up the value's size from those arrays too (a size counted in UTF-16 units cuts the value short).",
     lesson: "the-assignment-bytes",
     extension: true,
     evidence: "mutant",
@@ -586,7 +586,7 @@ const mistakes: Mistake[] = [
     id: "assignment-user-data-missing",
     name: "the user data left out of the assignment",
     explanation:
-      "Every assignment value ends with its user data: an int32 length, -1 when the assignor gives none (null), then the bytes. Leaving the field out makes a value Kafka cannot read (it runs out of bytes where the length should be). Write it last, even when it is null.",
+      "Every assignment value ends with its user data: an int32 length, -1 when the assignor gives none (null), then the bytes. Leaving the field out makes a value Kafka cannot read (it runs out of bytes where the length should be). Write it last, even when it is null: an `if (userData)` around it leaves it out exactly then.",
     lesson: "the-assignment-bytes",
     extension: true,
     evidence: "mutant",
@@ -676,7 +676,7 @@ const mistakes: Mistake[] = [
     id: "assignment-field-width-wrong",
     name: "an assignment field written with the wrong width",
     explanation:
-      "Each field has its width: the version and each name's length are int16 (two bytes); the topic count, each partition count, each partition and the user-data length are int32 (four bytes). Another width shifts every field after it.",
+      "Each field has its width: the version and each name's length are int16 (two bytes); the topic count, each partition count, each partition and the user-data length are int32 (four bytes), the -1 of null user data too (a nullable string's null is an int16 -1; nullable bytes take an int32). Another width shifts every field after it.",
     lesson: "the-assignment-bytes",
     extension: true,
     evidence: "mutant",

@@ -59,6 +59,11 @@ interface Layout {
    * null (`if (userData)` around it), or not null and not empty (`if (userData?.length)`).
    */
   userDataWhen: "always" | "notNull" | "notEmpty";
+  /**
+   * Whether null user data's -1 is an int16 (a nullable string's null, where nullable bytes take an
+   * int32), other user data's length as userDataLength says.
+   */
+  nullAsInt16: boolean;
   /** Whether a name's length counts UTF-16 units (of the UTF-8 bytes after it, all of them). */
   nameInUnits: boolean;
   /** The integer fields written little-endian. */
@@ -85,6 +90,7 @@ const KAFKA: Layout = {
   partition: 4,
   userDataLength: 4,
   userDataWhen: "always",
+  nullAsInt16: false,
   nameInUnits: false,
   littleEndian: new Set(),
   entryTags: false,
@@ -172,7 +178,7 @@ const STRUCTURAL: readonly Layout[] = [
 /**
  * Those, and names' lengths in UTF-16 units with Kafka's layout or any way one change away from
  * it (one helper little-endian or of another width, the compact encoding); the value's size
- * counted in UTF-16 units, the name's length too or not.
+ * counted in UTF-16 units, the name's length too or not; null user data's -1 as an int16.
  */
 const SINGLE: readonly Layout[] = [
   ...STRUCTURAL,
@@ -183,6 +189,7 @@ const SINGLE: readonly Layout[] = [
     nameInUnits: true,
   })),
   { ...KAFKA, mistakes: ["assignment-char-length-names"], changes: 1, sizeInUnits: true },
+  { ...KAFKA, mistakes: ["assignment-field-width-wrong"], changes: 1, nullAsInt16: true },
   {
     ...KAFKA,
     mistakes: ["assignment-char-length-names"],
@@ -316,7 +323,10 @@ function readAs(
     layout.userDataWhen === "always" ||
     (kafkaUserData !== null && (layout.userDataWhen === "notNull" || kafkaUserData.length > 0));
   if (layout.userDataLength !== null && hasUserData) {
-    const n = length(layout.userDataLength, "userDataLength");
+    const n =
+      layout.nullAsInt16 && kafkaUserData === null
+        ? int(2, "userDataLength")
+        : length(layout.userDataLength, "userDataLength");
     if (n === undefined) return undefined;
     if (n < 0) userData = null;
     else if (layout.valueTags) {

@@ -184,6 +184,18 @@ describe("syncMistakes", () => {
     ]);
   });
 
+  it("names null user data's -1 written as an int16 (a nullable string's null) a field's width", () => {
+    const short = wrote({
+      m1: KAFKA.m1.slice(0, -8) + "ffff",
+      idle: KAFKA.idle.slice(0, -8) + "ffff",
+    });
+    const reading = syncReading(short, KAFKA);
+    expect(reading.ids).toEqual(["assignment-field-width-wrong"]);
+    // Hidden where no user data is null; shown where one is.
+    expect(hiddenOn(reading.layouts, { m2: KAFKA.m2 })).toBe(true);
+    expect(hiddenOn(reading.layouts, { idle: KAFKA.idle })).toBe(false);
+  });
+
   it("names user data left out where it is null (`if (userData)`), not where it is set", () => {
     // m1 and idle have null user data and no field; m2's 0a0b is written as Kafka writes it.
     const ifSet = wrote({ m1: KAFKA.m1.slice(0, -8), idle: KAFKA.idle.slice(0, -8) });
