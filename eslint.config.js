@@ -19,6 +19,8 @@ export default tseslint.config(
       "test/naming-corpus-sync-dev3/",
       "test/naming-corpus-sync-dev4/",
       "test/naming-corpus-sync-dev5/",
+      "test/naming-corpus-sync-dev6/",
+      "test/naming-corpus-sync-dev7/",
     ],
   },
   js.configs.recommended,
