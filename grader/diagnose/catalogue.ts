@@ -666,7 +666,7 @@ const mistakes: Mistake[] = [
     id: "assignment-compact-encoding",
     name: "the assignment written in the compact (flexible) encoding",
     explanation:
-      "ConsumerProtocolAssignment versions 0 to 3 are not flexible: counts and lengths are plain int32 and int16 (the user-data length an int32, -1 for null), with no varints and no tagged fields. The compact encoding (length + 1 as an unsigned varint, tagged fields) belongs to flexible versions of other messages.",
+      "ConsumerProtocolAssignment versions 0 to 3 are not flexible: counts and lengths are plain int32 and int16 (the user-data length an int32, -1 for null), with no varints and no tagged fields. The compact encoding (length + 1 as an unsigned varint, tagged fields) belongs to flexible versions of other messages, and other varints (plain, or zigzag as in Kafka's record format) to other formats.",
     lesson: "the-assignment-bytes",
     extension: true,
     evidence: "mutant",
@@ -676,7 +676,7 @@ const mistakes: Mistake[] = [
     id: "assignment-field-width-wrong",
     name: "an assignment field written with the wrong width",
     explanation:
-      "Each field has its width: the version and each name's length are int16 (two bytes); the topic count, each partition count, each partition and the user-data length are int32 (four bytes), the -1 of null user data too (a nullable string's null is an int16 -1; nullable bytes take an int32). Another width shifts every field after it.",
+      "Each field has its width: the version and each name's length are int16 (two bytes); the topic count, each partition count, each partition and the user-data length are int32 (four bytes), the -1 of null user data too (a nullable string's null is an int16 -1; nullable bytes take an int32). None is a byte or an int64. Another width shifts every field after it.",
     lesson: "the-assignment-bytes",
     extension: true,
     evidence: "mutant",

@@ -1,16 +1,17 @@
 /**
  * Naming an encoder's mistakes from the bytes it wrote (the sync stage). Each member's value is
  * read again the way encoder mistakes write it (some fields little-endian, no version, a field of
- * another width, the compact encoding, no user data, and these together), and what that reading
- * gives is compared with Kafka's value field by field (the version, a name's length in UTF-16
- * units, null against empty user data, user data taken from the buffer under its view, the
+ * another width, varints, no user data, and these together), and what that reading gives is
+ * compared with Kafka's value field by field (the version, a name's length in UTF-16 units or code
+ * points, null against empty user data, user data taken from the buffer under its view, the
  * partitions' order). The mistakes shown are the one smallest set that explains every member whose
  * bytes differ from Kafka's: the bytes themselves are the evidence, and several mistakes found
  * that way are there together, not one of them. A member no reading explains (its partitions are
  * not Kafka's: the assignor's mistake, not the encoder's) shows nothing here.
  *
  * The layout read is Kafka 3.8's ConsumerProtocolAssignment (versions 0-3 share it); the compact
- * encoding is that of Kafka's flexible versions (unsigned varint length + 1, tagged fields).
+ * encoding is that of Kafka's flexible versions (unsigned varint length + 1, tagged fields); plain
+ * and zigzag varints are other protocols' (Go's uvarint, Kafka's record format, protobuf).
  * Work: a fixed number of readings per member, each linear in the member's bytes.
  */
 import {
@@ -20,11 +21,15 @@ import {
   type DecodedAssignment,
 } from "../verdict/assignment-bytes.ts";
 
+/** An integer's size in bytes. */
+type Size = 1 | 2 | 4 | 8;
+
 /**
- * How a length or count is written: an int16, an int32, a compact unsigned varint (N + 1, 0 for
- * null), or a plain unsigned varint (N, as Go's binary.PutUvarint writes a length).
+ * How a length or count is written: an integer of that many bytes, a compact unsigned varint
+ * (N + 1, 0 for null), a plain unsigned varint (N, as Go's binary.PutUvarint writes a length), or
+ * a zigzag varint (N as a signed varint, as Kafka's record format and protobuf's sint32 write).
  */
-type Width = 2 | 4 | "varint" | "uvarint";
+type Width = Size | "varint" | "uvarint" | "zigzag";
 
 /** The integer fields of the value, for the endianness of each. */
 const INTEGER_FIELDS = [
@@ -47,11 +52,11 @@ interface Layout {
    */
   changes: number;
   /** Bytes of the version (0: none). */
-  version: 0 | 2 | 4;
+  version: 0 | Size;
   topicCount: Width;
   nameLength: Width;
   partitionCount: Width;
-  partition: 2 | 4;
+  partition: Size;
   /** How the user-data length is written; null: there is no user data field. */
   userDataLength: Width | null;
   /**
@@ -64,8 +69,11 @@ interface Layout {
    * int32), other user data's length as userDataLength says.
    */
   nullAsInt16: boolean;
-  /** Whether a name's length counts UTF-16 units (of the UTF-8 bytes after it, all of them). */
-  nameInUnits: boolean;
+  /**
+   * What a name's length counts of the UTF-8 bytes after it (all of them): the bytes (Kafka), the
+   * UTF-16 units (`topic.length`) or the code points (`[...topic].length`).
+   */
+  nameLengthCounts: "bytes" | "units" | "codePoints";
   /** The integer fields written little-endian. */
   littleEndian: ReadonlySet<IntegerField>;
   /** Whether each topic entry ends with an empty tagged-field section (a 0 byte). */
@@ -91,7 +99,7 @@ const KAFKA: Layout = {
   userDataLength: 4,
   userDataWhen: "always",
   nullAsInt16: false,
-  nameInUnits: false,
+  nameLengthCounts: "bytes",
   littleEndian: new Set(),
   entryTags: false,
   valueTags: false,
@@ -164,7 +172,7 @@ const STRUCTURAL: readonly Layout[] = [
     valueTags: valueTags === true,
   })),
   // Varint counts and lengths without the + 1 (a varint writer of another protocol), user data
-  // as Kafka writes it: the compact encoding's idea, not its rules.
+  // as Kafka writes it or as a zigzag varint too: the compact encoding's idea, not its rules.
   {
     ...KAFKA,
     mistakes: ["assignment-compact-encoding"],
@@ -173,28 +181,49 @@ const STRUCTURAL: readonly Layout[] = [
     nameLength: "uvarint",
     partitionCount: "uvarint",
   },
+  ...([4, "zigzag"] as const).map((userDataLength): Layout => ({
+    ...KAFKA,
+    mistakes: ["assignment-compact-encoding"],
+    changes: 2,
+    topicCount: "zigzag",
+    nameLength: "zigzag",
+    partitionCount: "zigzag",
+    userDataLength,
+  })),
+  // One field a byte or an int64, the rest as Kafka writes them.
+  ...INTEGER_FIELDS.flatMap((field) =>
+    ([1, 8] as const).map((size): Layout => ({
+      ...KAFKA,
+      [field]: size,
+      mistakes: ["assignment-field-width-wrong"],
+      changes: 1,
+    })),
+  ),
 ];
 
 /**
- * Those, and names' lengths in UTF-16 units with Kafka's layout or any way one change away from
- * it (one helper little-endian or of another width, the compact encoding); the value's size
- * counted in UTF-16 units, the name's length too or not; null user data's -1 as an int16.
+ * Those, and names' lengths in UTF-16 units or code points with Kafka's layout or any way one
+ * change away from it (one helper little-endian or of another width, the compact encoding); the
+ * value's size counted in UTF-16 units, the name's length too or not; null user data's -1 as an
+ * int16.
  */
 const SINGLE: readonly Layout[] = [
   ...STRUCTURAL,
-  ...STRUCTURAL.filter((layout) => layout.changes <= 1).map((layout): Layout => ({
-    ...layout,
-    mistakes: [...layout.mistakes, "assignment-char-length-names"],
-    changes: layout.changes + 1,
-    nameInUnits: true,
-  })),
+  ...STRUCTURAL.filter((layout) => layout.changes <= 1).flatMap((layout) =>
+    (["units", "codePoints"] as const).map((nameLengthCounts): Layout => ({
+      ...layout,
+      mistakes: [...layout.mistakes, "assignment-char-length-names"],
+      changes: layout.changes + 1,
+      nameLengthCounts,
+    })),
+  ),
   { ...KAFKA, mistakes: ["assignment-char-length-names"], changes: 1, sizeInUnits: true },
   { ...KAFKA, mistakes: ["assignment-field-width-wrong"], changes: 1, nullAsInt16: true },
   {
     ...KAFKA,
     mistakes: ["assignment-char-length-names"],
     changes: 2,
-    nameInUnits: true,
+    nameLengthCounts: "units",
     sizeInUnits: true,
   },
 ];
@@ -261,23 +290,32 @@ function readAs(
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   let at = 0;
   const left = () => bytes.length - at;
-  const int = (width: 2 | 4, field: IntegerField): number | undefined => {
+  const int = (width: Size, field: IntegerField): number | undefined => {
     if (left() < width) return undefined;
     const little = layout.littleEndian.has(field);
-    const value = width === 2 ? view.getInt16(at, little) : view.getInt32(at, little);
+    const value =
+      width === 1
+        ? view.getInt8(at)
+        : width === 2
+          ? view.getInt16(at, little)
+          : width === 4
+            ? view.getInt32(at, little)
+            : Number(view.getBigInt64(at, little));
     at += width;
-    return value;
+    return Number.isSafeInteger(value) ? value : undefined;
   };
-  // A compact length: an unsigned varint of length + 1 (0: null), at most five bytes.
+  // A varint length: compact (length + 1, 0: null), plain or zigzag; at most five bytes.
   const length = (width: Width, field: IntegerField): number | undefined => {
-    if (width !== "varint" && width !== "uvarint") return int(width, field);
+    if (typeof width === "number") return int(width, field);
     let value = 0;
     for (let shift = 0; shift < 35; shift += 7) {
       const byte = bytes[at];
       if (byte === undefined) return undefined;
       at++;
       value += (byte & 0x7f) * 2 ** shift;
-      if ((byte & 0x80) === 0) return width === "varint" ? value - 1 : value;
+      if ((byte & 0x80) !== 0) continue;
+      if (width === "varint") return value - 1;
+      return width === "zigzag" ? (value % 2 === 0 ? value / 2 : -(value + 1) / 2) : value;
     }
     return undefined;
   };
@@ -296,14 +334,16 @@ function readAs(
     const nameLength = length(layout.nameLength, "nameLength");
     if (nameLength === undefined || nameLength < 0 || nameLength > left()) return undefined;
     const start = at;
-    if (layout.nameInUnits) {
-      // UTF-8 characters until `nameLength` UTF-16 units are read (a 4-byte one is two units).
-      for (let units = 0; units < nameLength;) {
+    if (layout.nameLengthCounts !== "bytes") {
+      // UTF-8 characters until `nameLength` are read: a 4-byte one is two UTF-16 units, and one
+      // code point.
+      const astral = layout.nameLengthCounts === "units" ? 2 : 1;
+      for (let counted = 0; counted < nameLength;) {
         const lead = bytes[at];
         if (lead === undefined) return undefined;
         const size = lead < 0x80 ? 1 : lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : 2;
         at += size;
-        units += size === 4 ? 2 : 1;
+        counted += size === 4 ? astral : 1;
       }
       if (at > bytes.length) return undefined;
     } else at += nameLength;
@@ -419,10 +459,14 @@ function nameIndex(kafka: DecodedAssignment): NameIndex {
     const names = kafka.topics.map((e) => e.topic);
     const cuts = new Map<string, string>();
     for (const name of names) {
-      if (utf8.encode(name).length === name.length) continue;
-      for (const cut of cutNames(name, name.length)) {
-        const key = latin1(cut);
-        if (!cuts.has(key)) cuts.set(key, name);
+      const size = utf8.encode(name).length;
+      // Cut at its UTF-16 units (`topic.length`) or its code points (`[...topic].length`).
+      for (const length of new Set([name.length, [...name].length])) {
+        if (length === size) continue;
+        for (const cut of cutNames(name, length)) {
+          const key = latin1(cut);
+          if (!cuts.has(key)) cuts.set(key, name);
+        }
       }
     }
     index = { names: new Set(names), cuts };
@@ -433,8 +477,8 @@ function nameIndex(kafka: DecodedAssignment): NameIndex {
 
 /**
  * An entry's topic as Kafka's value names it: the name its bytes spell, or, when they are a name's
- * UTF-8 cut to as many bytes as its UTF-16 units (a length written as `topic.length`, the bytes
- * cut there: cutNames), that name with the mistake. Work: linear in the entry's name bytes, however
+ * UTF-8 cut to as many bytes as its UTF-16 units or code points (a length written as
+ * `topic.length` or `[...topic].length`, the bytes cut there: cutNames), that name with the mistake. Work: linear in the entry's name bytes, however
  * many names Kafka's value has (a hostile value may have thousands of entries).
  */
 function entryTopic(entry: ReadEntry, index: NameIndex): { topic: string; mistake?: string } {

@@ -334,6 +334,59 @@ describe("syncMistakes", () => {
     expect(syncMistakes(uvarints, KAFKA)).toEqual(["assignment-compact-encoding"]);
   });
 
+  it("names a field written as one byte or as an int64", () => {
+    const byteLengths = wrote({
+      m1: KAFKA.m1.replace("0006" + ORDERS, "06" + ORDERS).replace("0006" + NIHON, "06" + NIHON),
+      m2: KAFKA.m2.replace("0006" + ORDERS, "06" + ORDERS),
+    });
+    expect(syncMistakes(byteLengths, KAFKA)).toEqual(["assignment-field-width-wrong"]);
+    const int64 = (p: number) => "00000000" + p.toString(16).padStart(8, "0");
+    const longPartitions = wrote({
+      m1: KAFKA.m1
+        .replace(
+          "00000003" + "00000000" + "00000001" + "00000002",
+          "00000003" + int64(0) + int64(1) + int64(2),
+        )
+        .replace("00000001" + "00000000" + "ffffffff", "00000001" + int64(0) + "ffffffff"),
+      m2: KAFKA.m2.replace("00000003" + "00000004", int64(3) + int64(4)),
+    });
+    expect(syncMistakes(longPartitions, KAFKA)).toEqual(["assignment-field-width-wrong"]);
+  });
+
+  it("names counts and lengths as zigzag varints (Kafka's record format) the compact encoding's", () => {
+    // Zigzag: n >= 0 is 2n, -1 is 1. m1: 2 topics 04, names 6 0c, counts 3 06 and 1 02, null 01.
+    const zigzag = {
+      m1:
+        "0003" +
+        "04" +
+        "0c" +
+        ORDERS +
+        "06" +
+        "00000000" +
+        "00000001" +
+        "00000002" +
+        "0c" +
+        NIHON +
+        "02" +
+        "00000000" +
+        "01",
+      m2: "0003" + "02" + "0c" + ORDERS + "04" + "00000003" + "00000004" + "04" + "0a0b",
+      idle: "0003" + "00" + "01",
+    };
+    expect(syncMistakes(zigzag, KAFKA)).toEqual(["assignment-compact-encoding"]);
+  });
+
+  it("names a name's length counted in code points ([...topic].length)", () => {
+    // "😀a" is 5 UTF-8 bytes, 3 UTF-16 units, 2 code points.
+    const kafka = {
+      x: "0003" + "00000001" + "0005" + "f09f988061" + "00000001" + "00000000" + "ffffffff",
+    };
+    const codePoints = { x: kafka.x.replace("0005f09f988061", "0002f09f988061") };
+    expect(syncMistakes(codePoints, kafka)).toEqual(["assignment-char-length-names"]);
+    const units = { x: kafka.x.replace("0005f09f988061", "0003f09f988061") };
+    expect(syncMistakes(units, kafka)).toEqual(["assignment-char-length-names"]);
+  });
+
   it("names a field of the other width", () => {
     const partitionsInt16 = {
       m1:
