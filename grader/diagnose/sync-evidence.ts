@@ -86,6 +86,14 @@ interface Layout {
    * only that many bytes).
    */
   sizeInUnits: boolean;
+  /**
+   * A mistake no id names that the reading sees through, so that the named mistakes beside it
+   * still show: the topic count written as the number of partitions over all topics (a list of
+   * TopicPartition's size), each partition count as the list's size in bytes, or no entries at all
+   * (`Object.entries` or `for...in` over the Map). Each changes a count to a value an encoder
+   * without it never writes, so it is read only where that value is there.
+   */
+  unnamed: "none" | "totalPartitions" | "byteSize" | "noEntries";
 }
 
 const KAFKA: Layout = {
@@ -104,6 +112,7 @@ const KAFKA: Layout = {
   entryTags: false,
   valueTags: false,
   sizeInUnits: false,
+  unnamed: "none",
 };
 
 /** Every subset of the integer fields (by bits of `i`, the first field the lowest bit). */
@@ -205,7 +214,7 @@ const STRUCTURAL: readonly Layout[] = [
  * Those, and names' lengths in UTF-16 units or code points with Kafka's layout or any way one
  * change away from it (one helper little-endian or of another width, the compact encoding); the
  * value's size counted in UTF-16 units, the name's length too or not; null user data's -1 as an
- * int16.
+ * int16; the mistakes without an id (`unnamed`) beside Kafka's layout or one change away.
  */
 const SINGLE: readonly Layout[] = [
   ...STRUCTURAL,
@@ -215,6 +224,13 @@ const SINGLE: readonly Layout[] = [
       mistakes: [...layout.mistakes, "assignment-char-length-names"],
       changes: layout.changes + 1,
       nameLengthCounts,
+    })),
+  ),
+  ...STRUCTURAL.filter((layout) => layout.changes <= 1).flatMap((layout) =>
+    (["totalPartitions", "byteSize", "noEntries"] as const).map((unnamed): Layout => ({
+      ...layout,
+      changes: layout.changes + 1,
+      unnamed,
     })),
   ),
   { ...KAFKA, mistakes: ["assignment-char-length-names"], changes: 1, sizeInUnits: true },
@@ -273,20 +289,19 @@ interface Read {
   userData: { length: number; bytes: Uint8Array } | null | undefined;
   /** Zero bytes after everything the layout reads (a value allocated too large). */
   zeroTail: number;
+  /** Whether the value has no entries where Kafka's has some (the layout's `noEntries`). */
+  topicsLost: boolean;
   /** Whether the bytes after the user data's length are zero bytes (set by valueMistakes). */
   userDataZeroTail?: boolean;
 }
 
 /**
  * Reads `bytes` in `layout`, to the last byte but zero bytes after the value; undefined when they
- * do not fit it. `kafkaUserData`: the user data of Kafka's value for the member (whether a layout
- * that leaves it out where null or empty has the field).
+ * do not fit it. `kafka`: Kafka's value for the member (whether a layout that leaves the user data
+ * out where null or empty has the field; the counts a layout's `unnamed` mistake writes).
  */
-function readAs(
-  bytes: Uint8Array,
-  layout: Layout,
-  kafkaUserData: Uint8Array | null,
-): Read | undefined {
+function readAs(bytes: Uint8Array, layout: Layout, kafka: DecodedAssignment): Read | undefined {
+  const kafkaUserData = kafka.userData;
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   let at = 0;
   const left = () => bytes.length - at;
@@ -326,7 +341,18 @@ function readAs(
     version = int(layout.version, "version");
     if (version === undefined) return undefined;
   }
-  const count = length(layout.topicCount, "topicCount");
+  let count = length(layout.topicCount, "topicCount");
+  let topicsLost = false;
+  if (count !== undefined && kafka.topics.length > 0) {
+    if (layout.unnamed === "noEntries") {
+      if (count !== 0) return undefined;
+      topicsLost = true;
+    } else if (layout.unnamed === "totalPartitions") {
+      const total = kafka.topics.reduce((sum, e) => sum + e.partitions.length, 0);
+      if (count !== total) return undefined;
+      count = kafka.topics.length;
+    }
+  }
   // Each entry takes at least 2 bytes: a count beyond that is not this layout.
   if (count === undefined || count < 0 || count > left() / 2) return undefined;
   const topics: ReadEntry[] = [];
@@ -348,8 +374,12 @@ function readAs(
       if (at > bytes.length) return undefined;
     } else at += nameLength;
     const nameBytes = bytes.subarray(start, at);
-    const partitionCount = length(layout.partitionCount, "partitionCount");
+    let partitionCount = length(layout.partitionCount, "partitionCount");
     if (partitionCount === undefined || partitionCount < 0) return undefined;
+    if (layout.unnamed === "byteSize") {
+      if (partitionCount % layout.partition !== 0) return undefined;
+      partitionCount /= layout.partition;
+    }
     if (partitionCount > left() / layout.partition) return undefined;
     const partitions: number[] = [];
     for (let p = 0; p < partitionCount; p++) {
@@ -385,7 +415,7 @@ function readAs(
     at++;
     zeroTail++;
   }
-  return at === bytes.length ? { version, topics, userData, zeroTail } : undefined;
+  return at === bytes.length ? { version, topics, userData, zeroTail, topicsLost } : undefined;
 }
 
 const utf8 = new TextEncoder();
@@ -512,7 +542,7 @@ function valueMistakes(read: Read, kafka: DecodedAssignment): string[] | undefin
     if (mistake !== undefined) mistakes.add(mistake);
     return { topic, partitions: entry.partitions };
   });
-  if (!sameKeys(entryKeys(ours), entryKeys(kafka.topics))) {
+  if (!read.topicsLost && !sameKeys(entryKeys(ours), entryKeys(kafka.topics))) {
     const sorted = (topics: readonly { topic: string; partitions: readonly number[] }[]) =>
       entryKeys(topics.map((e) => ({ topic: e.topic, partitions: [...e.partitions].sort() })));
     if (!sameKeys(sorted(ours), sorted(kafka.topics))) return undefined;
@@ -598,7 +628,7 @@ function explainAll(
       continue;
     }
     const { bytes, cut } = uncut(layout, member);
-    const read = readAs(bytes, layout, kafka.userData);
+    const read = readAs(bytes, layout, kafka);
     if (read === undefined) return undefined;
     const shown = valueMistakes(read, kafka);
     if (shown === undefined) return undefined;
@@ -746,7 +776,7 @@ export function hiddenOn(
     return members.every(({ wrote, kafka: value }) => {
       // Such a writer cuts every value with multi-byte names short.
       if (layout.sizeInUnits && unitsShort(value) > 0) return false;
-      const read = readAs(wrote, layout, value.userData);
+      const read = readAs(wrote, layout, value);
       return read !== undefined && read.zeroTail === 0 && valueMistakes(read, value)?.length === 0;
     });
   });

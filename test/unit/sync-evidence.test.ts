@@ -387,6 +387,37 @@ describe("syncMistakes", () => {
     expect(syncMistakes(units, kafka)).toEqual(["assignment-char-length-names"]);
   });
 
+  it("sees through a mistake no id names to name the one beside it", () => {
+    // No entries at all (Object.entries over the Map), and version 1: the version is named.
+    const none = (version: string) => ({
+      m1: version + "00000000" + "ffffffff",
+      m2: version + "00000000" + "00000002" + "0a0b",
+      idle: version + "00000000" + "ffffffff",
+    });
+    expect(syncMistakes(none("0001"), KAFKA)).toEqual(["assignment-wrong-version"]);
+    expect(syncMistakes(none("0003"), KAFKA)).toEqual([]);
+    // The topic count as all partitions (m1: 3 + 1 = 4, m2: 2), and null user data as 0.
+    const total = {
+      m1: KAFKA.m1.replace("0003" + "00000002", "0003" + "00000004").slice(0, -8) + "00000000",
+      m2: KAFKA.m2.replace("0003" + "00000001", "0003" + "00000002"),
+      idle: KAFKA.idle.slice(0, -8) + "00000000",
+    };
+    expect(syncMistakes(total, KAFKA)).toEqual(["assignment-null-user-data-as-empty"]);
+    // Each partition count as the list's bytes (3 partitions: 12), and no version.
+    const byteSize = {
+      m1: KAFKA.m1
+        .slice(4)
+        .replace("00000003", "0000000c")
+        .replace(NIHON + "00000001", NIHON + "00000004"),
+      m2: KAFKA.m2.slice(4).replace(ORDERS + "00000002", ORDERS + "00000008"),
+      idle: KAFKA.idle.slice(4),
+    };
+    expect(syncMistakes(byteSize, KAFKA)).toEqual(["assignment-no-version"]);
+    // Only where the count is exactly the mistake's: a count of 5 reads no way.
+    const five = { ...total, m1: total.m1.replace("00000004", "00000005") };
+    expect(syncMistakes(five, KAFKA)).toEqual([]);
+  });
+
   it("names a field of the other width", () => {
     const partitionsInt16 = {
       m1:
