@@ -7,7 +7,9 @@
  * partitions' order). The mistakes shown are the one smallest set that explains every member whose
  * bytes differ from Kafka's: the bytes themselves are the evidence, and several mistakes found
  * that way are there together, not one of them. A member no reading explains (its partitions are
- * not Kafka's: the assignor's mistake, not the encoder's) shows nothing here.
+ * not Kafka's: the assignor's mistake, not the encoder's) shows nothing here; a value with no
+ * entries at all where Kafka's has some (`Object.entries` over the Map, or an assignor that gave
+ * every member nothing) is still read for its version and user data.
  *
  * The layout read is Kafka 3.8's ConsumerProtocolAssignment (versions 0-3 share it); the compact
  * encoding is that of Kafka's flexible versions (unsigned varint length + 1, tagged fields); plain
@@ -90,8 +92,9 @@ interface Layout {
    * A mistake no id names that the reading sees through, so that the named mistakes beside it
    * still show: the topic count written as the number of partitions over all topics (a list of
    * TopicPartition's size), each partition count as the list's size in bytes, or no entries at all
-   * (`Object.entries` or `for...in` over the Map). Each changes a count to a value an encoder
-   * without it never writes, so it is read only where that value is there.
+   * (`Object.entries` or `for...in` over the Map). Each is read where its count is there (the
+   * total of the member's partitions, 4 bytes a partition, 0 entries); where that is also the
+   * true count (one partition a topic, an empty list, an idle member) the reading is Kafka's.
    */
   unnamed: "none" | "totalPartitions" | "byteSize" | "noEntries";
 }
@@ -199,49 +202,48 @@ const STRUCTURAL: readonly Layout[] = [
     partitionCount: "zigzag",
     userDataLength,
   })),
-  // One field a byte or an int64, the rest as Kafka writes them.
+  // One field a byte or an int64, the rest as Kafka writes them. A count or length of one byte
+  // is also a varint's shape (below 128 they are the same byte): it counts as many changes as the
+  // varint readings, so that where both read the bytes neither is named.
   ...INTEGER_FIELDS.flatMap((field) =>
     ([1, 8] as const).map((size): Layout => ({
       ...KAFKA,
       [field]: size,
       mistakes: ["assignment-field-width-wrong"],
-      changes: 1,
+      changes: size === 1 && field !== "version" && field !== "partition" ? 2 : 1,
     })),
   ),
 ];
 
 /**
- * Those, and names' lengths in UTF-16 units or code points with Kafka's layout or any way one
- * change away from it (one helper little-endian or of another width, the compact encoding); the
- * value's size counted in UTF-16 units, the name's length too or not; null user data's -1 as an
- * int16; the mistakes without an id (`unnamed`) beside Kafka's layout or one change away.
+ * Those, and with Kafka's layout or any way one change away from it (one helper little-endian or
+ * of another width, the compact encoding): names' lengths in UTF-16 units or code points, the
+ * value's size counted in UTF-16 units, or both; null user data's -1 as an int16; the mistakes
+ * without an id (`unnamed`) beside Kafka's layout.
  */
 const SINGLE: readonly Layout[] = [
   ...STRUCTURAL,
   ...STRUCTURAL.filter((layout) => layout.changes <= 1).flatMap((layout) =>
-    (["units", "codePoints"] as const).map((nameLengthCounts): Layout => ({
+    (
+      [
+        { nameLengthCounts: "units", changes: 1 },
+        { nameLengthCounts: "codePoints", changes: 1 },
+        { sizeInUnits: true, changes: 1 },
+        { nameLengthCounts: "units", sizeInUnits: true, changes: 2 },
+      ] as const
+    ).map(({ changes, ...inUnits }): Layout => ({
       ...layout,
+      ...inUnits,
       mistakes: [...layout.mistakes, "assignment-char-length-names"],
-      changes: layout.changes + 1,
-      nameLengthCounts,
+      changes: layout.changes + changes,
     })),
   ),
-  ...STRUCTURAL.filter((layout) => layout.changes <= 1).flatMap((layout) =>
-    (["totalPartitions", "byteSize", "noEntries"] as const).map((unnamed): Layout => ({
-      ...layout,
-      changes: layout.changes + 1,
-      unnamed,
-    })),
-  ),
-  { ...KAFKA, mistakes: ["assignment-char-length-names"], changes: 1, sizeInUnits: true },
-  { ...KAFKA, mistakes: ["assignment-field-width-wrong"], changes: 1, nullAsInt16: true },
-  {
+  ...(["totalPartitions", "byteSize", "noEntries"] as const).map((unnamed): Layout => ({
     ...KAFKA,
-    mistakes: ["assignment-char-length-names"],
-    changes: 2,
-    nameLengthCounts: "units",
-    sizeInUnits: true,
-  },
+    changes: 1,
+    unnamed,
+  })),
+  { ...KAFKA, mistakes: ["assignment-field-width-wrong"], changes: 1, nullAsInt16: true },
 ];
 
 /** The ways of leaving the user data field out: always, where it is null, where null or empty. */
@@ -508,8 +510,9 @@ function nameIndex(kafka: DecodedAssignment): NameIndex {
 /**
  * An entry's topic as Kafka's value names it: the name its bytes spell, or, when they are a name's
  * UTF-8 cut to as many bytes as its UTF-16 units or code points (a length written as
- * `topic.length` or `[...topic].length`, the bytes cut there: cutNames), that name with the mistake. Work: linear in the entry's name bytes, however
- * many names Kafka's value has (a hostile value may have thousands of entries).
+ * `topic.length` or `[...topic].length`, the bytes cut there: cutNames), that name with the
+ * mistake. Work: linear in the entry's name bytes, however many names Kafka's value has (a
+ * hostile value may have thousands of entries).
  */
 function entryTopic(entry: ReadEntry, index: NameIndex): { topic: string; mistake?: string } {
   const topic = javaUtf8(entry.nameBytes);
@@ -527,6 +530,9 @@ const entryKeys = (topics: readonly { topic: string; partitions: readonly number
 const sameKeys = (a: readonly string[], b: readonly string[]) =>
   a.length === b.length && a.every((k, i) => k === b[i]);
 
+/** The largest version an encoder is taken to have chosen (Kafka's are 0 to 3). */
+const MAX_CHOSEN_VERSION = 127;
+
 /**
  * The value mistakes that make `read` differ from Kafka's value, or undefined when something else
  * differs (another assignment, other bytes).
@@ -534,6 +540,8 @@ const sameKeys = (a: readonly string[], b: readonly string[]) =>
 function valueMistakes(read: Read, kafka: DecodedAssignment): string[] | undefined {
   const mistakes = new Set<string>();
   if (read.version !== undefined && read.version !== kafka.version) {
+    // A version an encoder chooses is a small number: 768 is 3 read in the other byte order.
+    if (read.version < 0 || read.version > MAX_CHOSEN_VERSION) return undefined;
     mistakes.add("assignment-wrong-version");
   }
   const names = nameIndex(kafka);
@@ -586,8 +594,17 @@ interface MemberValue {
 }
 
 /** How many bytes the UTF-8 of a value's names exceeds their UTF-16 units. */
-const unitsShort = (kafka: DecodedAssignment): number =>
-  kafka.topics.reduce((sum, e) => sum + utf8.encode(e.topic).length - e.topic.length, 0);
+function unitsShort(kafka: DecodedAssignment): number {
+  let short = unitsShorts.get(kafka);
+  if (short === undefined) {
+    short = kafka.topics.reduce((sum, e) => sum + utf8.encode(e.topic).length - e.topic.length, 0);
+    unitsShorts.set(kafka, short);
+  }
+  return short;
+}
+
+/** Each Kafka value's unitsShort, counted once: every layout that cuts values asks it. */
+const unitsShorts = new WeakMap<DecodedAssignment, number>();
 
 /**
  * `wrote` as a layout with sizeInUnits reads it: a value with multi-byte names given back the
@@ -651,9 +668,11 @@ const MIN_BYTES_PER_NAME = 4;
 
 /**
  * The most bytes of answer read this way (hex characters / 2, all members): beyond it (a large
- * private case) nothing is named from the bytes, and the mutants' outcomes alone may name.
+ * private case) nothing is named from the bytes, and the mutants' outcomes alone may name. The
+ * built-in and random cases' answers are a few hundred bytes; at this bound a hostile answer that
+ * reads far in every way costs well under a second of the grader's time.
  */
-const MAX_READ_BYTES = 32 * 1024;
+const MAX_READ_BYTES = 8 * 1024;
 
 /**
  * The encoder mistakes a sync answer's bytes show (see the module's comment): of the ways of

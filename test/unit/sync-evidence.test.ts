@@ -469,10 +469,21 @@ describe("syncMistakes", () => {
     expect(shownByBytes(both, KAFKA, ["assignment-little-endian"])).toBeUndefined();
   });
 
-  it("names nothing where two readings are as simple: an idle member alone, version 0300", () => {
-    // 0300 is version 3 little-endian, or version 768: either mistake alone explains it.
+  it("names nothing where two readings are as simple: an idle member's count of one byte", () => {
+    // 00 is a topic count of one byte (a field's width) or a varint 0 (a varint writer's): the
+    // bytes cannot tell which.
     const idle = { idle: KAFKA.idle };
-    expect(syncMistakes({ idle: "0300" + "00000000" + "ffffffff" }, idle)).toEqual([]);
+    expect(syncMistakes({ idle: "0003" + "00" + "ffffffff" }, idle)).toEqual([]);
+    // Where every member reads that way, the same.
+    const none = { m1: "0003" + "00" + "ffffffff", m2: "0003" + "00" + "00000002" + "0a0b" };
+    expect(syncMistakes({ ...none, idle: "0003" + "00" + "ffffffff" }, KAFKA)).toEqual([]);
+  });
+
+  it("reads 0300 as version 3 little-endian, not a version 768 no encoder chooses", () => {
+    const idle = { idle: KAFKA.idle };
+    expect(syncMistakes({ idle: "0300" + "00000000" + "ffffffff" }, idle)).toEqual([
+      "assignment-little-endian",
+    ]);
   });
 
   it("names nothing when a member is missing or extra, or the hex is not bytes", () => {
