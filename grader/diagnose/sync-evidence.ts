@@ -59,13 +59,13 @@ interface Layout {
   nameLength: Width;
   partitionCount: Width;
   partition: Size;
-  /** How the user-data length is written; null: there is no user data field. */
-  userDataLength: Width | null;
+  /** How the user-data length is written. */
+  userDataLength: Width;
   /**
-   * Which members' values have that field: every member's, or only where the user data is not
-   * null (`if (userData)` around it), or not null and not empty (`if (userData?.length)`).
+   * Which members' values have the user data field: every member's, none, or only where the user
+   * data is not null (`if (userData)` around it), or not null and not empty (`if (userData?.length)`).
    */
-  userDataWhen: "always" | "notNull" | "notEmpty";
+  userDataWhen: "always" | "never" | "notNull" | "notEmpty";
   /**
    * Whether null user data's -1 is an int16 (a nullable string's null, where nullable bytes take an
    * int32), other user data's length as userDataLength says.
@@ -247,11 +247,7 @@ const SINGLE: readonly Layout[] = [
 ];
 
 /** The ways of leaving the user data field out: always, where it is null, where null or empty. */
-const USER_DATA_LEFT_OUT: readonly Partial<Layout>[] = [
-  { userDataLength: null },
-  { userDataWhen: "notNull" },
-  { userDataWhen: "notEmpty" },
-];
+const USER_DATA_LEFT_OUT = ["never", "notNull", "notEmpty"] as const;
 
 /** Each of those also without a version, or without user data (USER_DATA_LEFT_OUT), or both. */
 const LAYOUTS: readonly Layout[] = SINGLE.flatMap((layout) => {
@@ -263,9 +259,9 @@ const LAYOUTS: readonly Layout[] = SINGLE.flatMap((layout) => {
   };
   return [layout, noVersion].flatMap((l): Layout[] => [
     l,
-    ...USER_DATA_LEFT_OUT.map((leftOut): Layout => ({
+    ...USER_DATA_LEFT_OUT.map((userDataWhen): Layout => ({
       ...l,
-      ...leftOut,
+      userDataWhen,
       mistakes: [...l.mistakes, "assignment-user-data-missing"],
       changes: l.changes + 1,
     })),
@@ -393,8 +389,10 @@ function readAs(bytes: Uint8Array, layout: Layout, kafka: DecodedAssignment): Re
   let userData: Read["userData"];
   const hasUserData =
     layout.userDataWhen === "always" ||
-    (kafkaUserData !== null && (layout.userDataWhen === "notNull" || kafkaUserData.length > 0));
-  if (layout.userDataLength !== null && hasUserData) {
+    (layout.userDataWhen !== "never" &&
+      kafkaUserData !== null &&
+      (layout.userDataWhen === "notNull" || kafkaUserData.length > 0));
+  if (hasUserData) {
     const n =
       layout.nullAsInt16 && kafkaUserData === null
         ? int(2, "userDataLength")
@@ -471,12 +469,14 @@ function cutNames(name: string, length: number): Uint8Array[] {
 
 /**
  * Kafka's names for one value, looked up by entryTopic: the names, and each name's cuts (cutNames,
- * for a name whose UTF-8 is longer than its UTF-16 units) by their bytes as Latin-1 text, the
- * first name in Kafka's order kept where two cut the same.
+ * for a name whose UTF-8 is longer than its UTF-16 units or code points) by their bytes as Latin-1
+ * text, the first name in Kafka's order kept where two cut the same; and how many bytes the names'
+ * UTF-8 exceeds their UTF-16 units (what a size counted in units leaves out).
  */
 interface NameIndex {
   names: ReadonlySet<string>;
   cuts: ReadonlyMap<string, string>;
+  unitsShort: number;
 }
 
 /** Each Kafka value's NameIndex, made once: every layout reads every entry against it. */
@@ -490,8 +490,10 @@ function nameIndex(kafka: DecodedAssignment): NameIndex {
   if (index === undefined) {
     const names = kafka.topics.map((e) => e.topic);
     const cuts = new Map<string, string>();
+    let unitsShort = 0;
     for (const name of names) {
       const size = utf8.encode(name).length;
+      unitsShort += size - name.length;
       // Cut at its UTF-16 units (`topic.length`) or its code points (`[...topic].length`).
       for (const length of new Set([name.length, [...name].length])) {
         if (length === size) continue;
@@ -501,7 +503,7 @@ function nameIndex(kafka: DecodedAssignment): NameIndex {
         }
       }
     }
-    index = { names: new Set(names), cuts };
+    index = { names: new Set(names), cuts, unitsShort };
     nameIndexes.set(kafka, index);
   }
   return index;
@@ -593,19 +595,6 @@ interface MemberValue {
   kafkaBytes: Uint8Array;
 }
 
-/** How many bytes the UTF-8 of a value's names exceeds their UTF-16 units. */
-function unitsShort(kafka: DecodedAssignment): number {
-  let short = unitsShorts.get(kafka);
-  if (short === undefined) {
-    short = kafka.topics.reduce((sum, e) => sum + utf8.encode(e.topic).length - e.topic.length, 0);
-    unitsShorts.set(kafka, short);
-  }
-  return short;
-}
-
-/** Each Kafka value's unitsShort, counted once: every layout that cuts values asks it. */
-const unitsShorts = new WeakMap<DecodedAssignment, number>();
-
 /**
  * `wrote` as a layout with sizeInUnits reads it: a value with multi-byte names given back the
  * bytes its size left out (Kafka's last bytes), or `wrote` itself when its names have none; with
@@ -615,7 +604,7 @@ function uncut(
   layout: Layout,
   { wrote, kafka, kafkaBytes }: MemberValue,
 ): { bytes: Uint8Array; cut: boolean } {
-  const short = layout.sizeInUnits ? unitsShort(kafka) : 0;
+  const short = layout.sizeInUnits ? nameIndex(kafka).unitsShort : 0;
   if (short === 0 || short > kafkaBytes.length) return { bytes: wrote, cut: false };
   const bytes = new Uint8Array(wrote.length + short);
   bytes.set(wrote);
@@ -794,7 +783,7 @@ export function hiddenOn(
     if (layout === undefined) return false;
     return members.every(({ wrote, kafka: value }) => {
       // Such a writer cuts every value with multi-byte names short.
-      if (layout.sizeInUnits && unitsShort(value) > 0) return false;
+      if (layout.sizeInUnits && nameIndex(value).unitsShort > 0) return false;
       const read = readAs(wrote, layout, value);
       return read !== undefined && read.zeroTail === 0 && valueMistakes(read, value)?.length === 0;
     });

@@ -36,12 +36,16 @@ class ByteWriter {
   /**
    * Kafka's string: an int16 length in UTF-8 bytes (not UTF-16 units), then those bytes.
    *
+   * @param field what the string is, for the error (which begins with its first characters)
    * @throws RangeError for a string longer than 32767 UTF-8 bytes, as Kafka's writer refuses it
    */
-  string(value: string): void {
+  string(value: string, field: string): void {
     const bytes = utf8.encode(value);
     if (bytes.length > 0x7fff) {
-      throw new RangeError(`a string of ${bytes.length} UTF-8 bytes is longer than 32767`);
+      throw new RangeError(
+        `${field} ${JSON.stringify(value.slice(0, 20))}... is ${bytes.length} UTF-8 bytes, ` +
+          "longer than an int16 length allows (32767)",
+      );
     }
     this.int16(bytes.length);
     this.raw(bytes);
@@ -100,7 +104,7 @@ export function encodeAssignment(
   writer.int16(ASSIGNMENT_VERSION);
   writer.arrayLength(topics.length);
   for (const [topic, topicPartitions] of topics) {
-    writer.string(topic);
+    writer.string(topic, "topic name");
     writer.arrayLength(topicPartitions.length);
     for (const partition of topicPartitions) writer.int32(partition);
   }

@@ -63,4 +63,19 @@ describe("encodeAssignment against Kafka 3.8's serializeAssignment", () => {
     const refused = lines.filter((l) => "error" in l.vector.expected);
     expect(refused.map((l) => l.vector.input.version)).toEqual([-1]);
   });
+
+  it("refuses a topic name past an int16 length, naming it, as Kafka's writer refuses it", () => {
+    // 16,384 "é" are 32,768 UTF-8 bytes (16,384 UTF-16 units): one byte more than 32,767.
+    const name = "é".repeat(16_384);
+    expect(() => encodeAssignment(new Map([[name, [0]]]), null)).toThrow(
+      new RangeError(
+        `topic name "${"é".repeat(20)}"... is 32768 UTF-8 bytes, longer than an int16 length allows (32767)`,
+      ),
+    );
+    // 32,767 bytes are written: length 7fff.
+    const longest = "a".repeat(32_767);
+    expect(
+      Buffer.from(encodeAssignment(new Map([[longest, [0]]]), null)).toString("hex", 6, 8),
+    ).toBe("7fff");
+  });
 });
